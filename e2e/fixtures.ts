@@ -1,0 +1,98 @@
+// Shared Playwright fixtures. Import `test` and `expect` from here, not from @playwright/test, and
+// every page a test opens is checked for accessibility once the test is done.
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+
+/** AXE_TAGS are the rule sets every page must pass: WCAG 2.0 and 2.1, levels A and AA. */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * ACCEPTED lists axe findings reviewed by a person and judged not to be barriers, each with the
+ * reason. Keep it short; everything else fails the test.
+ */
+const ACCEPTED: { rule: string; target: string; reason: string }[] = [
+  {
+    rule: 'label-content-name-mismatch',
+    target: 'button[data-open-modal=""]',
+    reason:
+      "Starlight's search button is named by its visible word (Search / 検索); the extra visible " +
+      'text is the Ctrl K shortcut hint, which is also exposed through aria-keyshortcuts.',
+  },
+];
+
+/** COLOR_SCHEMES are audited separately: Starlight follows the reader's light or dark preference. */
+const COLOR_SCHEMES = ['light', 'dark'] as const;
+
+export const test = base.extend<{ axeAudit: void }, { audited: Set<string> }>({
+  // audited holds the pages this worker has already audited, so each is audited once per run.
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture names from the pattern.
+  audited: [async ({}, use) => use(new Set<string>()), { scope: 'worker' }],
+
+  // axeAudit runs for every test: it records each document the test's page navigates to, and when
+  // the test is done audits each one with axe-core in a fresh tab, in both colour schemes. A
+  // violation fails the first test that opened the page. It has its own timeout, apart from the
+  // test's, because axe's colour-contrast check is slow on a busy 2-core machine.
+  axeAudit: [
+    async ({ page, audited }, use, testInfo) => {
+      const visited = new Set<string>();
+      page.on('framenavigated', (frame) => {
+        if (frame !== page.mainFrame()) return;
+        const url = new URL(frame.url());
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+        url.hash = '';
+        visited.add(url.href);
+      });
+      await use();
+      const auditPage = await page.context().newPage();
+      try {
+        for (const url of visited) {
+          if (audited.has(url)) continue;
+          audited.add(url);
+          for (const colorScheme of COLOR_SCHEMES) {
+            await auditPage.emulateMedia({ colorScheme });
+            await auditPage.goto(url);
+            await expectAccessible(auditPage, testInfo, `${url} (${colorScheme})`);
+          }
+        }
+      } finally {
+        await auditPage.close();
+      }
+    },
+    { auto: true, timeout: 180_000 },
+  ],
+});
+
+/**
+ * expectAccessible runs axe-core on the page as it is now and fails with one line per violation.
+ * Tests may also call it directly to audit a state, such as an open dialog.
+ */
+export async function expectAccessible(
+  page: Page,
+  testInfo: TestInfo,
+  label: string,
+): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const violations = results.violations
+    .map((v) => ({ ...v, nodes: v.nodes.filter((node) => !isAccepted(v.id, node.target)) }))
+    .filter((v) => v.nodes.length > 0);
+  const problems = violations.map(
+    (v) =>
+      `${v.id} (${v.impact ?? 'unknown impact'}): ${v.help}\n` +
+      v.nodes.map((node) => `    at ${node.target.join(' ')}`).join('\n'),
+  );
+  if (problems.length > 0) {
+    await testInfo.attach(`axe ${label}`, {
+      body: JSON.stringify(violations, null, 2),
+      contentType: 'application/json',
+    });
+  }
+  expect(problems, `accessibility violations on ${label}`).toEqual([]);
+}
+
+/** isAccepted reports whether a violation at target is on the reviewed ACCEPTED list. */
+function isAccepted(rule: string, target: readonly unknown[]): boolean {
+  const selector = target.map(String).join(' ');
+  return ACCEPTED.some((a) => a.rule === rule && a.target === selector);
+}
+
+export { expect };
