@@ -1,0 +1,67 @@
+// deepClone copies plain JSON-shaped data (objects, arrays, primitives). It is the simulator's
+// stand-in for the encode/decode a real client and server do, and much faster than
+// structuredClone for API objects. Never mutate an object read from a cache: clone it first.
+
+export function deepClone<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = deepClone(v[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = deepClone(x);
+  }
+  return out as T;
+}
+
+/** deepFreeze freezes an object graph, so that a mutation of cached state throws in tests. */
+export function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
+  }
+  return v;
+}
+
+/** deepEqual compares JSON-shaped values. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], bb[i])) return false;
+    return true;
+  }
+  const ak = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const bk = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ak.length !== bk.length) return false;
+  for (const k of ak) if (!deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
+/** changedFields lists the dotted paths, two levels deep, whose values differ (for the trace). */
+export function changedFields(a: unknown, b: unknown): string[] {
+  const out: string[] = [];
+  const ao = (a ?? {}) as Record<string, unknown>;
+  const bo = (b ?? {}) as Record<string, unknown>;
+  for (const top of new Set([...Object.keys(ao), ...Object.keys(bo)])) {
+    if (top === 'apiVersion' || top === 'kind') continue;
+    const x = ao[top];
+    const y = bo[top];
+    if (deepEqual(x, y)) continue;
+    if (x && y && typeof x === 'object' && typeof y === 'object' && !Array.isArray(x) && !Array.isArray(y)) {
+      const xo = x as Record<string, unknown>;
+      const yo = y as Record<string, unknown>;
+      for (const k of new Set([...Object.keys(xo), ...Object.keys(yo)])) {
+        if (top === 'metadata' && (k === 'resourceVersion' || k === 'managedFields')) continue;
+        if (!deepEqual(xo[k], yo[k])) out.push(`${top}.${k}`);
+      }
+    } else out.push(top);
+  }
+  return out.sort();
+}

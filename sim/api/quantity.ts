@@ -1,0 +1,69 @@
+// Mirrors staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go (parsing only).
+// Simplification: quantities are held as JavaScript numbers (milli-units for cpu, bytes for
+// memory); values beyond 2^53 lose precision, which no course scenario reaches.
+
+const BINARY: Record<string, number> = {
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  Ti: 1024 ** 4,
+  Pi: 1024 ** 5,
+  Ei: 1024 ** 6,
+};
+const DECIMAL: Record<string, number> = {
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+};
+
+const QUANTITY = /^([+-]?[0-9.]+)(?:(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)|[eE]([+-]?[0-9]+))?$/;
+
+/** ErrFormatWrong is the message apimachinery gives for an unparsable quantity. */
+export const ErrFormatWrong = 'quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'';
+
+/** parseQuantity returns the value of a Kubernetes quantity in base units, or undefined. */
+export function parseQuantity(q: string | number): number | undefined {
+  if (typeof q === 'number') return Number.isFinite(q) ? q : undefined;
+  const m = QUANTITY.exec(q.trim());
+  if (!m) return undefined;
+  const num = Number(m[1]);
+  if (!Number.isFinite(num) || (m[1].match(/\./g) ?? []).length > 1) return undefined;
+  if (m[3] !== undefined) return num * 10 ** Number(m[3]);
+  const suffix = m[2] ?? '';
+  const mult = BINARY[suffix] ?? DECIMAL[suffix];
+  return mult === undefined ? undefined : num * mult;
+}
+
+/** milliValue returns a quantity in thousandths, rounded up, as Quantity.MilliValue does. */
+export function milliValue(q: string | number): number {
+  const v = parseQuantity(q);
+  return v === undefined ? 0 : Math.ceil(Math.round(v * 1e9) / 1e6);
+}
+
+/** value returns a quantity rounded up to an integer, as Quantity.Value does. */
+export function value(q: string | number): number {
+  const v = parseQuantity(q);
+  return v === undefined ? 0 : Math.ceil(Math.round(v * 1e6) / 1e6);
+}
+
+/** formatMilliCPU prints milli-cpu the way kubectl describe does: "250m" or "2". */
+export function formatMilliCPU(m: number): string {
+  return m % 1000 === 0 ? String(m / 1000) : `${m}m`;
+}
+
+/** formatBytes prints bytes with the largest exact binary suffix, as Quantity.String does. */
+export function formatBytes(b: number): string {
+  if (b === 0) return '0';
+  for (const s of ['Ei', 'Pi', 'Ti', 'Gi', 'Mi', 'Ki'] as const) {
+    const mult = BINARY[s];
+    if (b % mult === 0) return `${b / mult}${s}`;
+  }
+  return String(b);
+}

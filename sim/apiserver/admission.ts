@@ -1,0 +1,39 @@
+// The admission plugins the simulator runs, in upstream's order for the ones modelled.
+// Simplification: only Priority, DefaultTolerationSeconds and TaintNodesByCondition are modelled;
+// ServiceAccount, LimitRanger, ResourceQuota and webhooks are not.
+
+import type { Node, Pod, Toleration } from '../api/types.ts';
+import type { Settings } from '../engine/settings.ts';
+
+export const TaintNodeNotReady = 'node.kubernetes.io/not-ready';
+export const TaintNodeUnreachable = 'node.kubernetes.io/unreachable';
+
+// tolerates mirrors the check in defaulttolerationseconds/admission.go: a toleration whose key is
+// the taint key or empty, and whose effect is NoExecute or empty, already covers the taint.
+function tolerates(ts: Toleration[], key: string): boolean {
+  return ts.some((t) => (!t.key || t.key === key) && (!t.effect || t.effect === 'NoExecute'));
+}
+
+/** defaultTolerationSeconds mirrors plugin/pkg/admission/defaulttolerationseconds#Admit. */
+export function defaultTolerationSeconds(pod: Pod, settings: Settings): void {
+  const ts = pod.spec.tolerations ?? [];
+  const add: Toleration[] = [];
+  if (!tolerates(ts, TaintNodeNotReady))
+    add.push({ key: TaintNodeNotReady, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: settings.defaultNotReadyTolerationSeconds });
+  if (!tolerates(ts, TaintNodeUnreachable))
+    add.push({ key: TaintNodeUnreachable, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: settings.defaultUnreachableTolerationSeconds });
+  if (add.length) pod.spec.tolerations = [...ts, ...add];
+}
+
+/** priorityAdmission mirrors plugin/pkg/admission/priority for the two built-in classes. */
+export function priorityAdmission(pod: Pod): void {
+  if (pod.spec.priorityClassName === 'system-node-critical') pod.spec.priority = 2000001000;
+  else if (pod.spec.priorityClassName === 'system-cluster-critical') pod.spec.priority = 2000000000;
+}
+
+/** taintNodesByCondition mirrors plugin/pkg/admission/nodetaint: new nodes start not-ready:NoSchedule. */
+export function taintNodesByCondition(node: Node): void {
+  const taints = node.spec.taints ?? [];
+  if (!taints.some((t) => t.key === TaintNodeNotReady && t.effect === 'NoSchedule'))
+    node.spec.taints = [...taints, { key: TaintNodeNotReady, effect: 'NoSchedule' }];
+}

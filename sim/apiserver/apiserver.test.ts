@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { Deployment, Namespace, Pod } from '../api/types.ts';
+import { Simulation } from '../engine/simulation.ts';
+import { EtcdStore } from '../etcd/store.ts';
+import { KubeAPIServer } from './apiserver.ts';
+import { StatusError } from './errors.ts';
+
+function newServer(): { sim: Simulation; api: KubeAPIServer } {
+  const sim = new Simulation({ seed: 1 });
+  const api = new KubeAPIServer(sim, new EtcdStore());
+  api.freeze = true;
+  for (const name of ['default', 'kube-system'])
+    api.create('test', 'namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as Namespace);
+  return { sim, api };
+}
+
+function newPod(name: string, extra: Partial<Pod['spec']> = {}): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default' } as Pod['metadata'],
+    spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }], ...extra },
+    status: {},
+  };
+}
+
+function caught(fn: () => unknown): StatusError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof StatusError) return e;
+    throw e;
+  }
+  throw new Error('expected a StatusError');
+}
+
+describe('KubeAPIServer create', () => {
+  it('assigns uid, resourceVersion, creationTimestamp and upstream defaults', () => {
+    const { api } = newServer();
+    const p = api.create('test', 'pods', newPod('a'));
+    expect(p.metadata.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(p.metadata.creationTimestamp).toBe('2026-01-01T00:00:00Z');
+    expect(p.spec).toMatchObject({ restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler' });
+    expect(p.spec.containers[0].imagePullPolicy).toBe('IfNotPresent');
+    expect(p.status).toMatchObject({ phase: 'Pending', qosClass: 'BestEffort' });
+  });
+  it('adds the DefaultTolerationSeconds tolerations unless already tolerated', () => {
+    const { api } = newServer();
+    const p = api.create('test', 'pods', newPod('a'));
+    expect(p.spec.tolerations).toEqual([
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    ]);
+    const q = api.create('test', 'pods', newPod('b', { tolerations: [{ operator: 'Exists' }] }));
+    expect(q.spec.tolerations).toEqual([{ operator: 'Exists' }]);
+  });
+  it('generates names from generateName with 5 characters of the apimachinery alphabet', () => {
+    const { api } = newServer();
+    const p = api.create('test', 'pods', { ...newPod(''), metadata: { generateName: 'web-7d4b9c-', namespace: 'default' } as Pod['metadata'] });
+    expect(p.metadata.name).toMatch(/^web-7d4b9c-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  });
+  it('rejects duplicates, missing namespaces and invalid objects with upstream messages', () => {
+    const { api } = newServer();
+    api.create('test', 'pods', newPod('a'));
+    expect(caught(() => api.create('test', 'pods', newPod('a'))).message).toBe('pods "a" already exists');
+    expect(caught(() => api.create('test', 'pods', { ...newPod('x'), metadata: { name: 'x', namespace: 'nope' } as Pod['metadata'] })).message).toBe(
+      'namespaces "nope" not found',
+    );
+    const bad = caught(() => api.create('test', 'pods', newPod('Bad_Name')));
+    expect(bad.code).toBe(422);
+    expect(bad.message).toMatch(/^Pod "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
+    const d: Deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' } as Deployment['metadata'],
+      spec: { replicas: -1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'other' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+      status: {},
+    };
+    expect(caught(() => api.create('test', 'deployments', d)).message).toBe(
+      'Deployment.apps "web" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`]',
+    );
+  });
+});
+
+describe('KubeAPIServer update and concurrency', () => {
+  it('answers a stale resourceVersion with 409 Conflict', () => {
+    const { api } = newServer();
+    const p = api.create('test', 'pods', newPod('a'));
+    const next = structuredClone(p);
+    next.metadata.labels = { x: '1' };
+    api.update('test', 'pods', next);
+    const e = caught(() => api.update('test', 'pods', { ...structuredClone(p), metadata: { ...p.metadata, labels: { x: '2' } } }));
+    expect(e.code).toBe(409);
+    expect(e.message).toBe('Operation cannot be fulfilled on pods "a": the object has been modified; please apply your changes to the latest version and try again');
+  });
+  it('keeps status on main-resource updates and spec on status updates', () => {
+    const { api } = newServer();
+    const p = api.create('test', 'pods', newPod('a'));
+    const s = structuredClone(p);
+    s.status.phase = 'Running';
+    s.metadata.labels = { ignored: 'yes' };
+    const after = api.update('test', 'pods', s, 'status');
+    expect(after.status.phase).toBe('Running');
+    expect(after.metadata.labels).toBeUndefined();
+    const m = structuredClone(after);
+    m.status.phase = 'Failed';
+    expect(api.update('test', 'pods', m).status.phase).toBe('Running');
+  });
+  it('bumps generation only when a Deployment spec changes', () => {
+    const { api } = newServer();
+    const d = api.create('test', 'deployments', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+      status: {},
+    } as unknown as Deployment);
+    expect(d.metadata.generation).toBe(1);
+    expect(d.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
+    const s = api.update('test', 'deployments', { ...structuredClone(d), status: { replicas: 3 } }, 'status');
+    expect(s.metadata.generation).toBe(1);
+    const u = structuredClone(s);
+    u.spec.replicas = 5;
+    expect(api.update('test', 'deployments', u).metadata.generation).toBe(2);
+  });
+});
+
+describe('KubeAPIServer binding and graceful deletion', () => {
+  it('binds once and refuses to re-bind', () => {
+    const { api } = newServer();
+    const p = api.create('test', 'pods', newPod('a'));
+    api.bind('kube-scheduler', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'a', namespace: 'default', uid: p.metadata.uid }, target: { kind: 'Node', name: 'node-1' } });
+    const got = api.get<Pod>('test', 'pods', 'default', 'a');
+    expect(got.spec.nodeName).toBe('node-1');
+    expect(got.status.conditions?.find((c) => c.type === 'PodScheduled')?.status).toBe('True');
+    const e = caught(() =>
+      api.bind('kube-scheduler', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'a', namespace: 'default' }, target: { kind: 'Node', name: 'node-2' } }),
+    );
+    expect(e.message).toBe('Operation cannot be fulfilled on pods/binding "a": pod a is already assigned to node "node-1"');
+  });
+  it('deletes an unscheduled Pod at once and a scheduled one gracefully', () => {
+    const { sim, api } = newServer();
+    api.create('test', 'pods', newPod('a'));
+    api.delete('test', 'pods', 'default', 'a');
+    expect(api.peekAll('pods')).toHaveLength(0);
+    api.create('test', 'pods', newPod('b'));
+    api.bind('s', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'b', namespace: 'default' }, target: { kind: 'Node', name: 'n' } });
+    sim.runUntil(10_000);
+    const d = api.delete('test', 'pods', 'default', 'b') as Pod;
+    expect(d.metadata.deletionTimestamp).toBe('2026-01-01T00:00:40Z');
+    expect(d.metadata.deletionGracePeriodSeconds).toBe(30);
+    api.delete('kubelet@n', 'pods', 'default', 'b', { gracePeriodSeconds: 0 });
+    expect(api.peekAll('pods')).toHaveLength(0);
+  });
+});
+
+describe('KubeAPIServer watch', () => {
+  it('delivers events after the watch latency, filtered by field selector, with ADDED on entering it', () => {
+    const { sim, api } = newServer();
+    const seen: string[] = [];
+    api.watch('kubelet@node-1', 'pods', { fieldSelector: { 'spec.nodeName': 'node-1' } }, (t, o) => seen.push(`${t} ${o.metadata.name}`), () => {});
+    api.create('test', 'pods', newPod('a'));
+    sim.runUntil(100);
+    expect(seen).toEqual([]);
+    api.bind('s', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'a', namespace: 'default' }, target: { kind: 'Node', name: 'node-1' } });
+    api.delete('test', 'pods', 'default', 'a');
+    sim.runUntil(200);
+    expect(seen).toEqual(['ADDED a', 'MODIFIED a']);
+    const kinds = sim.trace.filter((e) => e.kind === 'watch').map((e) => e.to);
+    expect(kinds).toEqual(['kubelet@node-1', 'kubelet@node-1']);
+  });
+  it('breaks the watch of an unreachable client instead of delivering', () => {
+    const { sim, api } = newServer();
+    let closed = 0;
+    const seen: string[] = [];
+    api.watch('kubelet@node-1', 'pods', {}, (t) => seen.push(t), () => closed++);
+    api.unreachable.add('node-1');
+    api.create('test', 'pods', newPod('a'));
+    sim.runUntil(100);
+    expect(seen).toEqual([]);
+    expect(closed).toBe(1);
+    expect(() => api.list('kubelet@node-1', 'pods')).toThrow(/i\/o timeout/);
+  });
+});

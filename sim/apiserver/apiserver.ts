@@ -1,0 +1,633 @@
+// Mirrors the request path of kube-apiserver (staging/src/k8s.io/apiserver/pkg/endpoints/handlers
+// and pkg/registry/generic/registry/store.go): decode, default, admit, validate, write to etcd with
+// optimistic concurrency, and fan watch events out to every watcher (the watch cache,
+// staging/src/k8s.io/apiserver/pkg/storage/cacher). Every client reaches the cluster through here;
+// only this component talks to etcd.
+
+import { changedFields, deepClone, deepFreeze } from '../api/clone.ts';
+import type { Selector } from '../api/labels.ts';
+import type { AnyObject, Binding, Node, Pod, ResourceName, Service } from '../api/types.ts';
+import { formatTime } from '../engine/clock.ts';
+import { randString } from '../engine/rng.ts';
+import type { Simulation } from '../engine/simulation.ts';
+import type { EtcdStore, KeyValue, WatchEvent } from '../etcd/store.ts';
+import { defaultTolerationSeconds, priorityAdmission, taintNodesByCondition } from './admission.ts';
+import { defaultDeployment, defaultPod, defaultReplicaSet, defaultService } from './defaults.ts';
+import {
+  newAlreadyExists,
+  newBadRequest,
+  newConflict,
+  newConnectionError,
+  newInvalid,
+  newNotFound,
+  OptimisticLockErrorMsg,
+  type FieldError,
+} from './errors.ts';
+import { apiVersionOf, keyFor, qualifiedKind, qualifiedResource, resources, type ResourceInfo } from './registry.ts';
+import { validateName, validateObject } from './validation.ts';
+
+export const APISERVER = 'kube-apiserver';
+export const ETCD = 'etcd';
+
+/** ListOptions narrows a list or watch, as metav1.ListOptions does. */
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: Selector;
+  /** fieldSelector supports the selectors components use: spec.nodeName and metadata.name. */
+  fieldSelector?: { 'spec.nodeName'?: string; 'metadata.name'?: string };
+}
+
+export interface ListResult<T> {
+  items: T[];
+  resourceVersion: string;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** WatchStream is one open watch: a component receiving events for one resource. */
+export interface WatchStream {
+  readonly id: number;
+  readonly user: string;
+  readonly resource: ResourceName;
+  readonly opts: ListOptions;
+  readonly handler: (type: WatchEventType, obj: AnyObject) => void;
+  /** onClose is called when the stream breaks (the watcher became unreachable). */
+  readonly onClose: () => void;
+  /** since is the store revision the watch started from; older events are not delivered. */
+  readonly since: number;
+  closed: boolean;
+}
+
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/** NodeOf returns the node a component runs on, from names like "kubelet@node-1". */
+export function nodeOf(user: string): string | undefined {
+  const i = user.indexOf('@');
+  return i < 0 ? undefined : user.slice(i + 1);
+}
+
+const serviceCIDRBase = [10, 96, 0, 0];
+
+/** KubeAPIServer is the hub every component talks to. */
+export class KubeAPIServer {
+  readonly sim: Simulation;
+  private readonly etcd: EtcdStore;
+  /** down makes every request fail, as when kube-apiserver is stopped. */
+  down = false;
+  /** unreachable holds nodes that cannot reach kube-apiserver (partitioned or powered off). */
+  readonly unreachable = new Set<string>();
+  /** freeze deep-freezes stored objects so that a component mutating cached state fails loudly. */
+  freeze = false;
+  /** recordChanges keeps every committed write for `--json` output. */
+  recordChanges = true;
+  readonly changes: { t: number; type: WatchEventType; resource: ResourceName; object: AnyObject }[] = [];
+  private readonly watchers = new Map<ResourceName, WatchStream[]>();
+  private readonly podWatchersByNode = new Map<string, WatchStream[]>();
+  private watchId = 0;
+  private readonly allocatedIPs = new Set<string>();
+  private readonly rng;
+  /** address is what kubectl and kubelets dial. */
+  address = '10.0.0.1:6443';
+
+  constructor(sim: Simulation, etcd: EtcdStore) {
+    this.sim = sim;
+    this.etcd = etcd;
+    this.rng = sim.rng.fork('kube-apiserver');
+    etcd.watch('/registry/', (ev) => this.onStoreEvent(ev));
+  }
+
+  /** reachable reports whether a component can open a connection to kube-apiserver. */
+  reachable(user: string): boolean {
+    if (this.down) return false;
+    const n = nodeOf(user);
+    return n === undefined || !this.unreachable.has(n);
+  }
+
+  private connect(user: string): void {
+    if (this.down) throw newConnectionError(`The connection to the server ${this.address} was refused - did you specify the right host or port?`);
+    if (!this.reachable(user)) throw newConnectionError(`Get "https://${this.address}/api": dial tcp ${this.address}: i/o timeout`);
+    if (this.etcd.down && user !== ETCD) throw newConnectionError('etcdserver: request timed out');
+  }
+
+  private info(resource: ResourceName): ResourceInfo {
+    const r = resources[resource];
+    if (!r) throw newNotFound('resource', resource);
+    return r;
+  }
+
+  private request(
+    user: string,
+    verb: 'create' | 'get' | 'list' | 'update' | 'patch' | 'delete' | 'watch',
+    resource: string,
+    ns: string | undefined,
+    name: string | undefined,
+    fn: () => { code: number; fields?: string[] },
+  ): void {
+    const reachable = this.reachable(user) && !this.etcd.down;
+    let code = reachable ? 200 : 0;
+    let reason: string | undefined;
+    let fields: string[] | undefined;
+    try {
+      this.connect(user);
+      const r = fn();
+      code = r.code;
+      fields = r.fields;
+    } catch (e) {
+      const st = (e as { status?: { code: number; reason: string } }).status;
+      code = st?.code ?? 500;
+      reason = st?.reason ?? 'InternalError';
+      throw e;
+    } finally {
+      if (code !== 0 || reachable)
+        this.sim.record({ kind: 'request', from: user, to: APISERVER, verb, resource, namespace: ns, name, code, reason, fields });
+    }
+  }
+
+  // ---- object helpers ----
+
+  private newUID(): string {
+    const h = () => this.rng.next().toString(16).padStart(8, '0');
+    const a = h();
+    const b = h();
+    const c = h();
+    const d = h();
+    const variant = ((parseInt(c[0], 16) & 0x3) | 0x8).toString(16);
+    return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4)}${d}`;
+  }
+
+  private allocateClusterIP(svc: Service): void {
+    if (svc.spec.clusterIP === 'None') return;
+    let ip = svc.spec.clusterIP;
+    if (!ip) {
+      // Simplification: the allocator picks uniformly from 10.96.0.0/16 (upstream: the whole
+      // service CIDR, with a reserved low band for static IPs).
+      do ip = `${serviceCIDRBase[0]}.${serviceCIDRBase[1]}.${this.rng.intn(256)}.${1 + this.rng.intn(254)}`;
+      while (this.allocatedIPs.has(ip) || ip.endsWith('.0.1') || ip.endsWith('.0.10'));
+    }
+    this.allocatedIPs.add(ip);
+    svc.spec.clusterIP = ip;
+    svc.spec.clusterIPs = [ip];
+    svc.spec.ipFamilies ??= ['IPv4'];
+    svc.spec.ipFamilyPolicy ??= 'SingleStack';
+  }
+
+  private withRV<T extends AnyObject>(obj: T, rev: number): T {
+    obj.metadata.resourceVersion = String(rev);
+    return this.freeze ? deepFreeze(obj) : obj;
+  }
+
+  private defaultAndAdmit(r: ResourceInfo, obj: AnyObject, isCreate: boolean): void {
+    switch (obj.kind) {
+      case 'Pod':
+        defaultPod(obj);
+        if (isCreate) {
+          priorityAdmission(obj);
+          defaultTolerationSeconds(obj, this.sim.settings);
+        }
+        break;
+      case 'Deployment':
+        defaultDeployment(obj);
+        break;
+      case 'ReplicaSet':
+        defaultReplicaSet(obj);
+        break;
+      case 'Service':
+        defaultService(obj);
+        if (isCreate) this.allocateClusterIP(obj);
+        break;
+      case 'Node':
+        if (isCreate) taintNodesByCondition(obj);
+        obj.spec ??= {};
+        obj.status ??= {};
+        break;
+      default:
+        break;
+    }
+    void r;
+  }
+
+  private checkNamespace(r: ResourceInfo, ns: string | undefined): void {
+    if (!r.namespaced) return;
+    if (!ns) throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    if (!this.etcd.get(keyFor(resources.namespaces, undefined, ns))) throw newNotFound('namespaces', ns);
+  }
+
+  // ---- verbs ----
+
+  /** create mirrors Store.Create: name generation, uid, timestamps, defaulting, admission, validation. */
+  create<T extends AnyObject>(user: string, resource: ResourceName, input: T): T {
+    const r = this.info(resource);
+    let out: T | undefined;
+    const obj = deepClone(input);
+    this.request(user, 'create', resource, obj.metadata?.namespace, obj.metadata?.name || obj.metadata?.generateName, () => {
+      obj.apiVersion = apiVersionOf(r) as T['apiVersion'];
+      obj.kind = r.kind as T['kind'];
+      const m = (obj.metadata ??= {} as T['metadata']);
+      if (!r.namespaced) delete m.namespace;
+      this.checkNamespace(r, m.namespace);
+      if (!m.name && m.generateName) m.name = m.generateName.slice(0, 58) + randString(this.rng, 5);
+      const nameErrs = validateName(m.name ?? '', r.resource === 'namespaces');
+      if (nameErrs.length) throw newInvalid(qualifiedKind(r), m.name ?? '', nameErrs);
+      m.uid = this.newUID();
+      m.creationTimestamp = formatTime(this.sim.now());
+      delete m.deletionTimestamp;
+      delete m.deletionGracePeriodSeconds;
+      if (r.tracksGeneration) m.generation = 1;
+      this.defaultAndAdmit(r, obj, true);
+      const errs = validateObject(obj);
+      if (errs.length) throw newInvalid(qualifiedKind(r), m.name!, errs);
+      const key = keyFor(r, m.namespace, m.name!);
+      const res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
+      if (!res.succeeded) throw newAlreadyExists(qualifiedResource(r), m.name!);
+      this.recordStore('txn-create', key, res.revision, r, m.namespace, m.name);
+      out = res.kv!.value;
+      return { code: 201 };
+    });
+    return out!;
+  }
+
+  /** get returns the current object (never mutate it). */
+  get<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string): T {
+    const r = this.info(resource);
+    let out: T | undefined;
+    this.request(user, 'get', resource, ns, name, () => {
+      const kv = this.etcd.get<T>(keyFor(r, ns, name));
+      if (!kv) throw newNotFound(qualifiedResource(r), name);
+      out = kv.value;
+      return { code: 200 };
+    });
+    return out!;
+  }
+
+  /** list returns the matching objects sorted by key, with the store's revision. */
+  list<T extends AnyObject>(user: string, resource: ResourceName, opts: ListOptions = {}): ListResult<T> {
+    const r = this.info(resource);
+    let out: ListResult<T> | undefined;
+    this.request(user, 'list', resource, opts.namespace, undefined, () => {
+      const prefix = r.namespaced && opts.namespace ? `${r.etcdPrefix}${opts.namespace}/` : r.etcdPrefix;
+      const items = this.etcd
+        .range<T>(prefix)
+        .map((kv) => kv.value)
+        .filter((o) => matches(o, opts));
+      out = { items, resourceVersion: String(this.etcd.revision) };
+      return { code: 200 };
+    });
+    return out!;
+  }
+
+  /** count returns how many objects a resource holds, without a request (for summaries). */
+  count(resource: ResourceName): number {
+    return this.etcd.count(this.info(resource).etcdPrefix);
+  }
+
+  /** peekAll reads every object of a resource without a request: for reports and tests only. */
+  peekAll<T extends AnyObject>(resource: ResourceName): T[] {
+    return this.etcd.range<T>(this.info(resource).etcdPrefix).map((kv) => kv.value);
+  }
+
+  /**
+   * update mirrors Store.Update with the status subresource split: the main resource ignores
+   * status changes and the status subresource ignores everything but status (and, for Nodes and
+   * Pods, nothing in spec). A stale resourceVersion gets 409 Conflict.
+   */
+  update<T extends AnyObject>(user: string, resource: ResourceName, input: T, subresource?: 'status'): T {
+    const r = this.info(resource);
+    let out: T | undefined;
+    const obj = deepClone(input);
+    const ns = r.namespaced ? obj.metadata?.namespace : undefined;
+    const name = obj.metadata?.name;
+    this.request(user, 'update', subresource ? `${resource}/${subresource}` : resource, ns, name, () => {
+      const key = keyFor(r, ns, name);
+      const cur = this.etcd.get<T>(key);
+      if (!cur) throw newNotFound(qualifiedResource(r), name);
+      const rv = obj.metadata.resourceVersion;
+      if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
+      const next = this.merge(r, cur.value, obj, subresource);
+      const res = this.commitUpdate(r, key, cur, next);
+      out = this.etcd.get<T>(key)?.value ?? next;
+      return res;
+    });
+    return out!;
+  }
+
+  // merge builds the object to store from the current one and the client's, per subresource.
+  private merge<T extends AnyObject>(r: ResourceInfo, cur: T, obj: T, subresource?: 'status'): T {
+    const c = cur as unknown as Record<string, unknown>;
+    const o = obj as unknown as Record<string, unknown>;
+    let next: Record<string, unknown>;
+    if (subresource === 'status') {
+      next = { ...deepClone(c), status: o.status };
+      (next.metadata as Record<string, unknown>) = { ...deepClone(cur.metadata) };
+      // deploymentStatusStrategy.PrepareForUpdate resets only spec and labels, so annotations
+      // written through deployments/status stick: that is how the deployment controller sets
+      // deployment.kubernetes.io/revision (pkg/registry/apps/deployment/strategy.go).
+      if (r.resource === 'deployments') {
+        const m = next.metadata as Record<string, unknown>;
+        if (obj.metadata?.annotations) m.annotations = deepClone(obj.metadata.annotations);
+        else delete m.annotations;
+      }
+    } else {
+      next = { ...o };
+      if (r.hasStatus) next.status = deepClone(c.status);
+      const m = { ...obj.metadata };
+      m.uid = cur.metadata.uid;
+      m.creationTimestamp = cur.metadata.creationTimestamp;
+      m.namespace = cur.metadata.namespace;
+      m.generateName = cur.metadata.generateName;
+      if (cur.metadata.deletionTimestamp) {
+        m.deletionTimestamp = cur.metadata.deletionTimestamp;
+        m.deletionGracePeriodSeconds = cur.metadata.deletionGracePeriodSeconds;
+      } else {
+        delete m.deletionTimestamp;
+        delete m.deletionGracePeriodSeconds;
+      }
+      if (m.generateName === undefined) delete m.generateName;
+      if (m.namespace === undefined) delete m.namespace;
+      m.generation = cur.metadata.generation;
+      next.metadata = m;
+      this.defaultAndAdmit(r, next as unknown as AnyObject, false);
+      if (r.tracksGeneration && JSON.stringify(c.spec) !== JSON.stringify(next.spec)) m.generation = (cur.metadata.generation ?? 0) + 1;
+      if (r.resource === 'services') {
+        const s = next as unknown as Service;
+        const cs = cur as unknown as Service;
+        s.spec.clusterIP = cs.spec.clusterIP;
+        s.spec.clusterIPs = cs.spec.clusterIPs;
+        s.spec.ipFamilies = cs.spec.ipFamilies;
+        s.spec.ipFamilyPolicy = cs.spec.ipFamilyPolicy;
+      }
+      if (r.resource === 'pods') {
+        // Pod spec is immutable but for a few fields (ValidatePodUpdate); nodeName only via binding.
+        (next as unknown as Pod).spec.nodeName = (cur as unknown as Pod).spec.nodeName;
+      }
+      const errs: FieldError[] = validateObject(next as unknown as AnyObject);
+      if (errs.length) throw newInvalid(qualifiedKind(r), cur.metadata.name, errs);
+    }
+    return next as unknown as T;
+  }
+
+  private commitUpdate<T extends AnyObject>(r: ResourceInfo, key: string, cur: KeyValue<T>, next: T): { code: number; fields?: string[] } {
+    const fields = this.sim.traceLevel === 'full' ? changedFields(cur.value, next) : undefined;
+    // A finalizer-free object whose deletion is pending goes away once it has no finalizers.
+    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length) && r.resource !== 'pods') {
+      const res = this.etcd.delete<T>(key, cur.modRevision);
+      this.recordStore('txn-delete', key, res.revision, r, next.metadata.namespace, next.metadata.name);
+      return { code: 200, fields };
+    }
+    const res = this.etcd.update<T>(key, cur.modRevision, (rev) => this.withRV(next, rev));
+    if (!res.succeeded) throw newConflict(qualifiedResource(r), next.metadata.name, OptimisticLockErrorMsg);
+    this.recordStore('txn-update', key, res.revision, r, next.metadata.namespace, next.metadata.name);
+    return { code: 200, fields };
+  }
+
+  /**
+   * patch applies a JSON merge patch (RFC 7386) to the current object. Simplification: strategic
+   * merge patch semantics (merging lists by key) are not modelled; callers send whole lists.
+   */
+  patch<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string, patch: unknown, subresource?: 'status'): T {
+    const r = this.info(resource);
+    let out: T | undefined;
+    this.request(user, 'patch', subresource ? `${resource}/${subresource}` : resource, r.namespaced ? ns : undefined, name, () => {
+      const key = keyFor(r, r.namespaced ? ns : undefined, name);
+      const cur = this.etcd.get<T>(key);
+      if (!cur) throw newNotFound(qualifiedResource(r), name);
+      const patched = mergePatch(deepClone(cur.value), deepClone(patch)) as T;
+      const rv = (patch as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion;
+      if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
+      const next = this.merge(r, cur.value, patched, subresource);
+      const res = this.commitUpdate(r, key, cur, next);
+      out = this.etcd.get<T>(key)?.value ?? next;
+      return res;
+    });
+    return out!;
+  }
+
+  /**
+   * delete mirrors Store.Delete with graceful deletion for Pods (pkg/registry/core/pod/strategy.go
+   * CheckGracefulDelete): a scheduled, non-terminal Pod gets deletionTimestamp = now + grace and is
+   * removed only when its kubelet confirms with grace 0; an unscheduled Pod goes at once.
+   * Simplification: only background propagation; the garbage collector deletes dependents.
+   */
+  delete(user: string, resource: ResourceName, ns: string | undefined, name: string, opts: DeleteOptions = {}): AnyObject {
+    const r = this.info(resource);
+    let out: AnyObject | undefined;
+    this.request(user, 'delete', resource, r.namespaced ? ns : undefined, name, () => {
+      const key = keyFor(r, r.namespaced ? ns : undefined, name);
+      const cur = this.etcd.get<AnyObject>(key);
+      if (!cur) throw newNotFound(qualifiedResource(r), name);
+      if (opts.preconditions?.uid && opts.preconditions.uid !== cur.value.metadata.uid)
+        throw newConflict(
+          qualifiedResource(r),
+          name,
+          `Precondition failed: UID in precondition: ${opts.preconditions.uid}, UID in object meta: ${cur.value.metadata.uid}`,
+        );
+      if (resource === 'pods') {
+        const pod = cur.value as Pod;
+        let grace = opts.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+        if (!pod.spec.nodeName || pod.status.phase === 'Succeeded' || pod.status.phase === 'Failed') grace = 0;
+        if (grace > 0) {
+          const next = deepClone(pod);
+          const deadline = this.sim.now() + grace * 1000;
+          const existing = pod.metadata.deletionTimestamp;
+          // Graceful deletion may shorten but never extend a pending grace period.
+          if (!existing || (pod.metadata.deletionGracePeriodSeconds ?? Infinity) > grace) {
+            next.metadata.deletionTimestamp = formatTime(deadline);
+            next.metadata.deletionGracePeriodSeconds = grace;
+          }
+          if (existing && next.metadata.deletionTimestamp === existing) {
+            out = pod;
+            return { code: 202 };
+          }
+          const res = this.etcd.update<Pod>(key, cur.modRevision, (rev) => this.withRV(next, rev));
+          this.recordStore('txn-update', key, res.revision, r, ns, name);
+          out = res.kv!.value;
+          return { code: 202, fields: ['metadata.deletionTimestamp'] };
+        }
+      }
+      if (cur.value.metadata.finalizers?.length && !cur.value.metadata.deletionTimestamp) {
+        const next = deepClone(cur.value);
+        next.metadata.deletionTimestamp = formatTime(this.sim.now());
+        next.metadata.deletionGracePeriodSeconds = 0;
+        const res = this.etcd.update<AnyObject>(key, cur.modRevision, (rev) => this.withRV(next, rev));
+        this.recordStore('txn-update', key, res.revision, r, ns, name);
+        out = res.kv!.value;
+        return { code: 202 };
+      }
+      const res = this.etcd.delete<AnyObject>(key, cur.modRevision);
+      this.recordStore('txn-delete', key, res.revision, r, r.namespaced ? ns : undefined, name);
+      if (resource === 'services') this.allocatedIPs.delete((cur.value as Service).spec.clusterIP ?? '');
+      out = cur.value;
+      return { code: 200 };
+    });
+    return out!;
+  }
+
+  /**
+   * bind mirrors the pods/binding subresource (pkg/registry/core/pod/storage/storage.go
+   * BindingREST.Create / assignPod): sets spec.nodeName and the PodScheduled condition, and
+   * refuses a Pod that is already assigned.
+   */
+  bind(user: string, binding: Binding): void {
+    const r = resources.pods;
+    const { namespace: ns, name } = binding.metadata;
+    this.request(user, 'create', 'pods/binding', ns, name, () => {
+      const key = keyFor(r, ns, name);
+      const cur = this.etcd.get<Pod>(key);
+      if (!cur) throw newNotFound('pods', name);
+      const pod = cur.value;
+      if (binding.metadata.uid && binding.metadata.uid !== pod.metadata.uid)
+        throw newConflict('pods/binding', name, `Precondition failed: UID in precondition: ${binding.metadata.uid}, UID in object meta: ${pod.metadata.uid}`);
+      if (pod.metadata.deletionTimestamp) throw newConflict('pods/binding', name, `pod ${name} is being deleted, cannot be assigned to a host`);
+      if (pod.spec.nodeName) throw newConflict('pods/binding', name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+      const next = deepClone(pod);
+      next.spec.nodeName = binding.target.name;
+      const conds = (next.status.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+      conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTime(this.sim.now()) });
+      next.status.conditions = conds;
+      const res = this.etcd.update<Pod>(key, cur.modRevision, (rev) => this.withRV(next, rev));
+      this.recordStore('txn-update', key, res.revision, r, ns, name);
+      return { code: 201, fields: ['spec.nodeName', 'status.conditions'] };
+    });
+  }
+
+  /** watch opens a stream; events are delivered watchLatency after each commit. */
+  watch(user: string, resource: ResourceName, opts: ListOptions, handler: WatchStream['handler'], onClose: () => void): WatchStream {
+    const s: WatchStream = { id: ++this.watchId, user, resource, opts, handler, onClose, since: this.etcd.revision, closed: false };
+    this.request(user, 'watch', resource, opts.namespace, undefined, () => ({ code: 200 }));
+    const node = resource === 'pods' ? opts.fieldSelector?.['spec.nodeName'] : undefined;
+    if (node !== undefined) {
+      const list = this.podWatchersByNode.get(node) ?? [];
+      list.push(s);
+      this.podWatchersByNode.set(node, list);
+    } else {
+      const list = this.watchers.get(resource) ?? [];
+      list.push(s);
+      this.watchers.set(resource, list);
+    }
+    return s;
+  }
+
+  /** closeWatch ends a stream from the client side. */
+  closeWatch(s: WatchStream): void {
+    s.closed = true;
+    const node = s.resource === 'pods' ? s.opts.fieldSelector?.['spec.nodeName'] : undefined;
+    const list = node !== undefined ? this.podWatchersByNode.get(node) : this.watchers.get(s.resource);
+    if (list) {
+      const i = list.indexOf(s);
+      if (i >= 0) list.splice(i, 1);
+    }
+  }
+
+  /** breakWatches closes every stream whose client can no longer reach kube-apiserver. */
+  breakWatches(): void {
+    const all = [...[...this.watchers.values()].flat(), ...[...this.podWatchersByNode.values()].flat()];
+    for (const s of all) {
+      if (!s.closed && !this.reachable(s.user)) {
+        this.closeWatch(s);
+        s.onClose();
+      }
+    }
+  }
+
+  private recordStore(op: 'txn-create' | 'txn-update' | 'txn-delete', key: string, revision: number, r: ResourceInfo, ns?: string, name?: string): void {
+    this.sim.record({ kind: 'store', from: APISERVER, to: ETCD, op, key, revision, resource: r.resource, namespace: ns, name });
+  }
+
+  // onStoreEvent is the watch cache: one etcd event becomes one delivery to every watcher.
+  private onStoreEvent(ev: WatchEvent): void {
+    const resource = resourceOfKey(ev.kv.key);
+    if (!resource) return;
+    const obj = ev.kv.value as AnyObject;
+    const prev = ev.prevKv?.value as AnyObject | undefined;
+    const type: WatchEventType = ev.type === 'DELETE' ? 'DELETED' : ev.prevKv ? 'MODIFIED' : 'ADDED';
+    if (this.recordChanges) this.changes.push({ t: this.sim.now() / 1000, type, resource, object: type === 'DELETED' ? withDeleteRV(prev!, ev.kv.modRevision) : obj });
+    const revision = ev.kv.modRevision;
+    this.sim.after(this.sim.settings.watchLatency, `watch ${resource}`, () => this.deliver(resource, type, obj, prev, revision));
+  }
+
+  private deliver(resource: ResourceName, type: WatchEventType, obj: AnyObject, prev: AnyObject | undefined, revision: number): void {
+    const deleted = type === 'DELETED' ? withDeleteRV(prev!, revision) : obj;
+    const targets: WatchStream[] = [...(this.watchers.get(resource) ?? [])];
+    if (resource === 'pods') {
+      const a = (obj as Pod).spec?.nodeName;
+      const b = (prev as Pod | undefined)?.spec?.nodeName;
+      if (a !== undefined) targets.push(...(this.podWatchersByNode.get(a) ?? []));
+      if (b !== undefined && b !== a) targets.push(...(this.podWatchersByNode.get(b) ?? []));
+      if (a === undefined || b === undefined) targets.push(...(this.podWatchersByNode.get('') ?? []));
+    }
+    const cause = this.sim.cause;
+    for (const s of targets) {
+      if (s.closed || revision <= s.since) continue;
+      if (!this.reachable(s.user)) {
+        this.closeWatch(s);
+        s.onClose();
+        continue;
+      }
+      const now = type !== 'DELETED' && matches(obj, s.opts);
+      const before = prev !== undefined && matches(prev, s.opts);
+      let t: WatchEventType;
+      if (type === 'DELETED') {
+        if (!before) continue;
+        t = 'DELETED';
+      } else if (now && before) t = 'MODIFIED';
+      else if (now) t = 'ADDED';
+      else if (before) t = 'DELETED';
+      else continue;
+      const m = (t === 'DELETED' ? deleted : obj).metadata;
+      const seq = this.sim.record({
+        kind: 'watch',
+        from: APISERVER,
+        to: s.user,
+        type: t,
+        resource,
+        namespace: m.namespace,
+        name: m.name,
+        revision,
+      });
+      this.sim.cause = seq || cause;
+      s.handler(t, t === 'DELETED' ? deleted : obj);
+      this.sim.cause = cause;
+    }
+  }
+
+  /** nodeCount is used by the scheduler's numFeasibleNodesToFind and by summaries. */
+  nodes(): Node[] {
+    return this.peekAll<Node>('nodes');
+  }
+}
+
+function withDeleteRV(o: AnyObject, rev: number): AnyObject {
+  return { ...o, metadata: { ...o.metadata, resourceVersion: String(rev) } } as AnyObject;
+}
+
+const prefixToResource = new Map<string, ResourceName>(Object.values(resources).map((r) => [r.etcdPrefix, r.resource]));
+
+function resourceOfKey(key: string): ResourceName | undefined {
+  for (const [p, r] of prefixToResource) if (key.startsWith(p)) return r;
+  return undefined;
+}
+
+/** matches applies ListOptions to an object. */
+export function matches(o: AnyObject, opts: ListOptions): boolean {
+  if (opts.namespace && o.metadata.namespace !== opts.namespace) return false;
+  if (opts.labelSelector && !opts.labelSelector.matches(o.metadata.labels)) return false;
+  const fs = opts.fieldSelector;
+  if (fs) {
+    if (fs['metadata.name'] !== undefined && o.metadata.name !== fs['metadata.name']) return false;
+    if (fs['spec.nodeName'] !== undefined && ((o as Pod).spec?.nodeName ?? '') !== fs['spec.nodeName']) return false;
+  }
+  return true;
+}
+
+/** mergePatch applies an RFC 7386 JSON merge patch. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const t = (target && typeof target === 'object' && !Array.isArray(target) ? target : {}) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+    if (v === null) delete t[k];
+    else t[k] = mergePatch(t[k], v);
+  }
+  return t;
+}

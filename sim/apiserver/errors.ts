@@ -1,0 +1,108 @@
+// Mirrors staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go: the Status errors
+// kube-apiserver returns, with upstream's reasons, codes and message wording.
+
+/** Status is metav1.Status as a failed request returns it. */
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  status: 'Failure';
+  message: string;
+  reason: string;
+  code: number;
+  details?: { name?: string; group?: string; kind?: string; causes?: { reason: string; message: string; field: string }[] };
+}
+
+/** StatusError is thrown by the API client for every failed request. */
+export class StatusError extends Error {
+  readonly status: Status;
+  constructor(status: Status) {
+    super(status.message);
+    this.status = status;
+  }
+  get code(): number {
+    return this.status.code;
+  }
+  get reason(): string {
+    return this.status.reason;
+  }
+}
+
+/** GroupResource names a resource as errors print it: "pods", "deployments.apps". */
+export function qualified(resource: string, group: string): string {
+  return group ? `${resource}.${group}` : resource;
+}
+
+function err(code: number, reason: string, message: string, details?: Status['details']): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message, reason, code, details });
+}
+
+export function newNotFound(qr: string, name: string): StatusError {
+  return err(404, 'NotFound', `${qr} "${name}" not found`, { name });
+}
+
+export function newAlreadyExists(qr: string, name: string): StatusError {
+  return err(409, 'AlreadyExists', `${qr} "${name}" already exists`, { name });
+}
+
+export function newConflict(qr: string, name: string, cause: string): StatusError {
+  return err(409, 'Conflict', `Operation cannot be fulfilled on ${qr} "${name}": ${cause}`, { name });
+}
+
+/** OptimisticLockErrorMsg is storage's message for a stale resourceVersion. */
+export const OptimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';
+
+export interface FieldError {
+  field: string;
+  /** type is the field.ErrorType string: "Invalid value", "Required value", "Unsupported value"... */
+  type: string;
+  value?: unknown;
+  /** raw is a value already rendered as Go's %#v prints it (maps, structs): shown unquoted. */
+  raw?: string;
+  detail?: string;
+}
+
+/** fieldErrorString mirrors field.Error.Error(). */
+export function fieldErrorString(e: FieldError): string {
+  if (e.type === 'Required value' || e.type === 'Forbidden' || e.type === 'Too many' || e.type === 'Internal error') {
+    return `${e.field}: ${e.type}${e.detail ? `: ${e.detail}` : ''}`;
+  }
+  const v = e.raw !== undefined ? e.raw : typeof e.value === 'string' ? `"${e.value}"` : e.value === undefined || e.value === null ? 'null' : JSON.stringify(e.value);
+  return `${e.field}: ${e.type}: ${v}${e.detail ? `: ${e.detail}` : ''}`;
+}
+
+/** newInvalid mirrors errors.NewInvalid: `Kind.group "name" is invalid: ...`. */
+export function newInvalid(kindGroup: string, name: string, errs: FieldError[]): StatusError {
+  const list = errs.map(fieldErrorString);
+  const msg = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
+  return err(422, 'Invalid', `${kindGroup} "${name}" is invalid: ${msg}`, {
+    name,
+    causes: errs.map((e) => ({ reason: `Field${e.type.replace(/ /g, '')}`, message: fieldErrorString(e).slice(e.field.length + 2), field: e.field })),
+  });
+}
+
+export function newBadRequest(message: string): StatusError {
+  return err(400, 'BadRequest', message);
+}
+
+export function newMethodNotSupported(qr: string, action: string): StatusError {
+  return err(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qr}"`);
+}
+
+/** newConnectionError is what a client sees when kube-apiserver cannot be reached at all. */
+export function newConnectionError(message: string): StatusError {
+  return err(0, 'ConnectionError', message);
+}
+
+export function newServiceUnavailable(message: string): StatusError {
+  return err(503, 'ServiceUnavailable', message);
+}
+
+export function isNotFound(e: unknown): boolean {
+  return e instanceof StatusError && e.status.reason === 'NotFound';
+}
+export function isConflict(e: unknown): boolean {
+  return e instanceof StatusError && e.status.reason === 'Conflict';
+}
+export function isAlreadyExists(e: unknown): boolean {
+  return e instanceof StatusError && e.status.reason === 'AlreadyExists';
+}

@@ -1,0 +1,65 @@
+// The typed client every component uses (the simulator's client-go clientset). Each call carries
+// the component's identity, goes to kube-apiserver, and throws StatusError on failure, as the
+// Go client returns an error. Simplification: requests are synchronous and take no virtual time.
+
+import type { AnyObject, Binding, ResourceName } from '../api/types.ts';
+import type { DeleteOptions, KubeAPIServer, ListOptions, ListResult, WatchStream } from '../apiserver/apiserver.ts';
+
+/** Client is bound to one component (user), e.g. "replicaset-controller" or "kubelet@node-1". */
+export class Client {
+  readonly user: string;
+  readonly apiserver: KubeAPIServer;
+
+  constructor(apiserver: KubeAPIServer, user: string) {
+    this.apiserver = apiserver;
+    this.user = user;
+  }
+
+  create<T extends AnyObject>(resource: ResourceName, obj: T): T {
+    return this.apiserver.create(this.user, resource, obj);
+  }
+
+  get<T extends AnyObject>(resource: ResourceName, namespace: string | undefined, name: string): T {
+    return this.apiserver.get<T>(this.user, resource, namespace, name);
+  }
+
+  list<T extends AnyObject>(resource: ResourceName, opts: ListOptions = {}): ListResult<T> {
+    return this.apiserver.list<T>(this.user, resource, opts);
+  }
+
+  update<T extends AnyObject>(resource: ResourceName, obj: T): T {
+    return this.apiserver.update(this.user, resource, obj);
+  }
+
+  updateStatus<T extends AnyObject>(resource: ResourceName, obj: T): T {
+    return this.apiserver.update(this.user, resource, obj, 'status');
+  }
+
+  /** patch sends a JSON merge patch; subresource "status" patches status only. */
+  patch<T extends AnyObject>(resource: ResourceName, namespace: string | undefined, name: string, patch: unknown, subresource?: 'status'): T {
+    return this.apiserver.patch<T>(this.user, resource, namespace, name, patch, subresource);
+  }
+
+  delete(resource: ResourceName, namespace: string | undefined, name: string, opts?: DeleteOptions): AnyObject {
+    return this.apiserver.delete(this.user, resource, namespace, name, opts);
+  }
+
+  /** bind POSTs to pods/binding. */
+  bind(namespace: string, name: string, uid: string, nodeName: string): void {
+    const b: Binding = { apiVersion: 'v1', kind: 'Binding', metadata: { namespace, name, uid }, target: { kind: 'Node', name: nodeName } };
+    this.apiserver.bind(this.user, b);
+  }
+
+  watch(resource: ResourceName, opts: ListOptions, handler: WatchStream['handler'], onClose: () => void): WatchStream {
+    return this.apiserver.watch(this.user, resource, opts, handler, onClose);
+  }
+
+  closeWatch(s: WatchStream): void {
+    this.apiserver.closeWatch(s);
+  }
+
+  /** reachable says whether this component can currently connect to kube-apiserver. */
+  reachable(): boolean {
+    return this.apiserver.reachable(this.user);
+  }
+}

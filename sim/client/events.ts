@@ -1,0 +1,82 @@
+// Mirrors staging/src/k8s.io/client-go/tools/record (EventRecorder + EventCorrelator): a
+// component records an Event about an object; a repeat of the same reason and message about
+// the same object within the aggregation window bumps count and lastTimestamp instead.
+// Event names are "<object name>.<hex timestamp>" as upstream makes them. The spam filter
+// (EventSourceObjectSpamFilter) allows a burst of 25 events per source and object, refilled at one
+// per 5 minutes; events beyond that are dropped, as upstream drops them.
+// Simplification: the EventAggregator's "(combined from similar events)" merging is not modelled.
+
+import type { Event, KubeObject } from '../api/types.ts';
+import { formatTime } from '../engine/clock.ts';
+import type { Client } from './client.ts';
+
+/** EventRecorder writes core/v1 Events for one component. */
+export class EventRecorder {
+  private readonly client: Client;
+  private readonly component: string;
+  private readonly host: string | undefined;
+  private readonly seen = new Map<string, { name: string; namespace: string; count: number; first: string }>();
+  private readonly buckets = new Map<string, { tokens: number; last: number }>();
+
+  constructor(client: Client, component: string, host?: string) {
+    this.client = client;
+    this.component = component;
+    this.host = host;
+  }
+
+  /** event records eventtype/reason/message about obj (Eventf). Failures are dropped, as upstream. */
+  event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    const sim = this.client.apiserver.sim;
+    const now = formatTime(sim.now());
+    const ns = obj.metadata.namespace || 'default';
+    const key = `${obj.metadata.uid}|${type}|${reason}|${message}`;
+    const prev = this.seen.get(key);
+    if (!this.allow(`${obj.kind}/${ns}/${obj.metadata.name}/${obj.metadata.uid}`, sim.now())) return;
+    try {
+      if (prev) {
+        prev.count++;
+        this.client.patch<Event>('events', prev.namespace, prev.name, { count: prev.count, lastTimestamp: now });
+        return;
+      }
+      const name = `${obj.metadata.name}.${(1767225600000000000n + BigInt(sim.now()) * 1000000n + BigInt(this.seen.size)).toString(16)}`;
+      const ev: Event = {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace: ns } as Event['metadata'],
+        involvedObject: {
+          apiVersion: obj.apiVersion,
+          kind: obj.kind,
+          name: obj.metadata.name,
+          namespace: obj.metadata.namespace,
+          uid: obj.metadata.uid,
+          resourceVersion: obj.metadata.resourceVersion,
+        },
+        reason,
+        message,
+        source: this.host ? { component: this.component, host: this.host } : { component: this.component },
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+        type,
+        eventTime: null,
+        reportingComponent: this.component,
+        reportingInstance: this.host ?? '',
+      };
+      this.client.create('events', ev);
+      this.seen.set(key, { name, namespace: ns, count: 1, first: now });
+    } catch {
+      // Events are best effort: a failure to record one never fails the caller.
+    }
+  }
+
+  // allow is the spam filter's token bucket: burst 25, one token back every 300 s.
+  private allow(objectKey: string, now: number): boolean {
+    const b = this.buckets.get(objectKey) ?? { tokens: 25, last: now };
+    b.tokens = Math.min(25, b.tokens + (now - b.last) / 300_000);
+    b.last = now;
+    this.buckets.set(objectKey, b);
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+  }
+}

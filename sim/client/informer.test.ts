@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { Namespace, Pod } from '../api/types.ts';
+import { KubeAPIServer } from '../apiserver/apiserver.ts';
+import { Simulation } from '../engine/simulation.ts';
+import { EtcdStore } from '../etcd/store.ts';
+import { Client } from './client.ts';
+import { Informer } from './informer.ts';
+
+function setup() {
+  const sim = new Simulation({ seed: 1 });
+  const api = new KubeAPIServer(sim, new EtcdStore());
+  api.freeze = true;
+  api.create('test', 'namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } } as Namespace);
+  const pod = (name: string): Pod =>
+    ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx' }] }, status: {} }) as unknown as Pod;
+  return { sim, api, pod };
+}
+
+describe('Informer', () => {
+  it('lists, then follows the watch, keeping its cache and calling handlers', () => {
+    const { sim, api, pod } = setup();
+    api.create('test', 'pods', pod('a'));
+    const inf = new Informer<Pod>(new Client(api, 'replicaset-controller'), 'pods');
+    const seen: string[] = [];
+    inf.addEventHandler({
+      onAdd: (p) => seen.push(`add ${p.metadata.name}`),
+      onUpdate: (_o, n) => seen.push(`update ${n.metadata.name}`),
+      onDelete: (p) => seen.push(`delete ${p.metadata.name}`),
+    });
+    inf.start();
+    expect(inf.hasSynced).toBe(true);
+    api.create('test', 'pods', pod('b'));
+    api.patch('test', 'pods', 'default', 'a', { metadata: { labels: { x: '1' } } });
+    api.delete('test', 'pods', 'default', 'b');
+    sim.runUntil(100);
+    expect(seen).toEqual(['add a', 'add b', 'update a', 'delete b']);
+    expect(inf.list().map((p) => p.metadata.name)).toEqual(['a']);
+    expect(inf.get('default', 'a')?.metadata.labels).toEqual({ x: '1' });
+  });
+  it('relists after a partition heals and reports what changed meanwhile', () => {
+    const { sim, api, pod } = setup();
+    api.create('test', 'pods', pod('a'));
+    const inf = new Informer<Pod>(new Client(api, 'kubelet@node-1'), 'pods');
+    const seen: string[] = [];
+    inf.addEventHandler({ onAdd: (p) => seen.push(`add ${p.metadata.name}`), onDelete: (p) => seen.push(`delete ${p.metadata.name}`) });
+    inf.start();
+    api.unreachable.add('node-1');
+    api.breakWatches();
+    api.delete('test', 'pods', 'default', 'a');
+    api.create('test', 'pods', pod('c'));
+    sim.runUntil(5_000);
+    expect(seen).toEqual(['add a']);
+    api.unreachable.delete('node-1');
+    sim.runUntil(60_000);
+    expect(seen).toEqual(['add a', 'add c', 'delete a']);
+  });
+  it('maintains indexes', () => {
+    const { sim, api, pod } = setup();
+    const inf = new Informer<Pod>(new Client(api, 'x'), 'pods').addIndexer('node', (p) => [p.spec.nodeName ?? '']);
+    inf.start();
+    api.create('test', 'pods', pod('a'));
+    sim.runUntil(10);
+    expect(inf.byIndex('node', '').map((p) => p.metadata.name)).toEqual(['a']);
+    api.bind('s', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'a', namespace: 'default' }, target: { kind: 'Node', name: 'n1' } });
+    sim.runUntil(20);
+    expect(inf.byIndex('node', '')).toEqual([]);
+    expect(inf.byIndex('node', 'n1').map((p) => p.metadata.name)).toEqual(['a']);
+  });
+});

@@ -1,0 +1,122 @@
+// Mirrors staging/src/k8s.io/client-go/util/workqueue: a de-duplicating queue with the
+// dirty/processing sets (a key is never processed by two workers at once, and a key added while
+// it is processed runs again afterwards), delayed adds, and per-item exponential back-off
+// (DefaultControllerRateLimiter's ItemExponentialFailureRateLimiter: 5ms doubling to 1000s).
+// Simplification: the overall 10 qps / 100 burst bucket limiter is not modelled. Each key is
+// processed in its own engine event, which takes no virtual time.
+
+import type { Simulation, TimerHandle } from '../engine/simulation.ts';
+
+export interface WorkQueueOptions {
+  /** name is the queue's owner, shown in agenda entries. */
+  name: string;
+  baseDelay?: number;
+  maxDelay?: number;
+}
+
+/** RateLimitingQueue runs process(key) once per distinct key added, on the virtual clock. */
+export class RateLimitingQueue {
+  private readonly sim: Simulation;
+  private readonly process: (key: string) => void;
+  private readonly name: string;
+  private readonly baseDelay: number;
+  private readonly maxDelay: number;
+  private readonly queue: string[] = [];
+  private head = 0;
+  private readonly dirty = new Set<string>();
+  private readonly processing = new Set<string>();
+  private readonly failures = new Map<string, number>();
+  private readonly waiting = new Map<string, { at: number; timer: TimerHandle }>();
+  private readonly causes = new Map<string, number>();
+  private scheduled = false;
+  shuttingDown = false;
+
+  constructor(sim: Simulation, opts: WorkQueueOptions, process: (key: string) => void) {
+    this.sim = sim;
+    this.name = opts.name;
+    this.baseDelay = opts.baseDelay ?? 5;
+    this.maxDelay = opts.maxDelay ?? 1_000_000;
+    this.process = process;
+  }
+
+  get len(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** add marks key dirty and queues it unless already queued or being processed. */
+  add(key: string): void {
+    if (this.shuttingDown || this.dirty.has(key)) return;
+    this.dirty.add(key);
+    if (this.sim.cause) this.causes.set(key, this.sim.cause);
+    if (this.processing.has(key)) return;
+    this.queue.push(key);
+    this.kick();
+  }
+
+  /** addAfter adds key once delay has passed (the earliest pending time wins). */
+  addAfter(key: string, delay: number): void {
+    if (this.shuttingDown) return;
+    if (delay <= 0) return this.add(key);
+    const at = this.sim.now() + delay;
+    const w = this.waiting.get(key);
+    if (w && w.at <= at) return;
+    w?.timer.cancel();
+    const timer = this.sim.at(at, `${this.name}: requeue ${key}`, () => {
+      this.waiting.delete(key);
+      this.add(key);
+    });
+    this.waiting.set(key, { at, timer });
+  }
+
+  /** addRateLimited adds key after its exponential back-off. */
+  addRateLimited(key: string): void {
+    const n = this.failures.get(key) ?? 0;
+    this.failures.set(key, n + 1);
+    this.addAfter(key, Math.min(this.baseDelay * 2 ** n, this.maxDelay));
+  }
+
+  /** forget clears key's failure count. */
+  forget(key: string): void {
+    this.failures.delete(key);
+  }
+
+  numRequeues(key: string): number {
+    return this.failures.get(key) ?? 0;
+  }
+
+  shutDown(): void {
+    this.shuttingDown = true;
+    for (const w of this.waiting.values()) w.timer.cancel();
+    this.waiting.clear();
+  }
+
+  private kick(): void {
+    if (this.scheduled || this.len === 0) return;
+    this.scheduled = true;
+    this.sim.after(0, `${this.name}: process`, () => this.runOne(), 0);
+  }
+
+  // runOne processes one key per engine event, so other components interleave fairly.
+  private runOne(): void {
+    this.scheduled = false;
+    if (this.shuttingDown || this.len === 0) return;
+    const key = this.queue[this.head++];
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+    this.dirty.delete(key);
+    this.processing.add(key);
+    const cause = this.causes.get(key) ?? 0;
+    this.causes.delete(key);
+    this.sim.cause = cause;
+    try {
+      this.process(key);
+    } finally {
+      this.sim.cause = 0;
+      this.processing.delete(key);
+      if (this.dirty.has(key)) this.queue.push(key);
+      this.kick();
+    }
+  }
+}

@@ -1,0 +1,109 @@
+// The virtual clock. Time is an integer count of milliseconds since the simulation began; the
+// wall clock never enters sim/. Timestamps shown to users are RFC 3339 strings counted from a
+// fixed epoch so that every run prints the same dates.
+
+/** EPOCH is the calendar date of virtual time 0: 2026-01-01T00:00:00Z, as Unix milliseconds. */
+export const EPOCH_UNIX_MS = 1767225600000;
+
+/** Clock is read by every component; only the Simulation advances it. */
+export class Clock {
+  /** nowMs is the current virtual time in milliseconds. */
+  nowMs = 0;
+
+  /** now returns the virtual time in milliseconds. */
+  now(): number {
+    return this.nowMs;
+  }
+
+  /** seconds returns the virtual time in seconds, as the trace records it. */
+  seconds(): number {
+    return this.nowMs / 1000;
+  }
+}
+
+function pad(n: number, w = 2): string {
+  return String(n).padStart(w, '0');
+}
+
+// civilFromDays converts days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant).
+function civilFromDays(z: number): [number, number, number] {
+  z += 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const y = yoe + era * 400;
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp + (mp < 10 ? 3 : -9);
+  return [m <= 2 ? y + 1 : y, m, d];
+}
+
+function daysFromCivil(y: number, m: number, d: number): number {
+  y -= m <= 2 ? 1 : 0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+/** formatTime renders virtual milliseconds as metav1.Time does: second precision, UTC. */
+export function formatTime(ms: number): string {
+  const unix = EPOCH_UNIX_MS + Math.floor(ms / 1000) * 1000;
+  const days = Math.floor(unix / 86400000);
+  const rem = unix - days * 86400000;
+  const [y, mo, d] = civilFromDays(days);
+  const h = Math.floor(rem / 3600000);
+  const mi = Math.floor((rem % 3600000) / 60000);
+  const s = Math.floor((rem % 60000) / 1000);
+  return `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}Z`;
+}
+
+/** formatMicroTime renders virtual milliseconds as metav1.MicroTime does (microseconds). */
+export function formatMicroTime(ms: number): string {
+  const base = formatTime(ms).slice(0, -1);
+  const micros = (((ms % 1000) + 1000) % 1000) * 1000;
+  return `${base}.${pad(micros, 6)}Z`;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
+
+/** parseTime converts an RFC 3339 UTC timestamp back to virtual milliseconds. */
+export function parseTime(s: string): number {
+  const m = RFC3339.exec(s);
+  if (!m) return Number.NaN;
+  const days = daysFromCivil(Number(m[1]), Number(m[2]), Number(m[3]));
+  const frac = m[7] ? Math.round(Number(`0.${m[7]}`) * 1000) : 0;
+  const unix = days * 86400000 + Number(m[4]) * 3600000 + Number(m[5]) * 60000 + Number(m[6]) * 1000 + frac;
+  return unix - EPOCH_UNIX_MS;
+}
+
+const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
+
+/**
+ * parseDuration reads Go-style durations ("90s", "5m", "1h30m", "250ms") into milliseconds.
+ * It returns undefined for anything else, so callers can say what was expected.
+ */
+export function parseDuration(s: string | number): number | undefined {
+  if (typeof s === 'number') return Number.isFinite(s) && s >= 0 ? s * 1000 : undefined;
+  const t = s.trim();
+  if (t === '0') return 0;
+  if (!/^(\d+(?:\.\d+)?(ms|h|m|s))+$/.test(t)) return undefined;
+  let total = 0;
+  for (const m of t.matchAll(DURATION_PART)) {
+    const n = Number(m[1]);
+    total += m[2] === 'h' ? n * 3600000 : m[2] === 'm' ? n * 60000 : m[2] === 's' ? n * 1000 : n;
+  }
+  return Math.round(total);
+}
+
+/** formatDuration prints milliseconds as Go's time.Duration.String does for whole values. */
+export function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3600000);
+  const m = Math.floor((ms % 3600000) / 60000);
+  const s = (ms % 60000) / 1000;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s}s`;
+}

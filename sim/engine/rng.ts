@@ -1,0 +1,75 @@
+// The only source of chance in sim/. A small, fast, seedable generator (sfc32 seeded through
+// splitmix32) whose whole state is four 32-bit integers, so a snapshot can carry it as JSON.
+
+function splitmix32(a: number): () => number {
+  return () => {
+    a |= 0;
+    a = (a + 0x9e3779b9) | 0;
+    let t = a ^ (a >>> 16);
+    t = Math.imul(t, 0x21f0aaad);
+    t ^= t >>> 15;
+    t = Math.imul(t, 0x735a2d97);
+    return (t ^ (t >>> 15)) >>> 0;
+  };
+}
+
+/** Rng is a seeded pseudo-random generator; equal seeds give equal sequences. */
+export class Rng {
+  private s: [number, number, number, number];
+
+  constructor(seed: number) {
+    const sm = splitmix32(seed >>> 0);
+    this.s = [sm(), sm(), sm(), sm()];
+  }
+
+  /** next returns a uint32 (sfc32). */
+  next(): number {
+    let [a, b, c, d] = this.s;
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    this.s = [a, b, c, d];
+    return t >>> 0;
+  }
+
+  /** float returns a number in [0, 1). */
+  float(): number {
+    return this.next() / 4294967296;
+  }
+
+  /** intn returns an integer in [0, n), as Go's rand.Intn. */
+  intn(n: number): number {
+    if (n <= 0) throw new Error(`intn: invalid argument ${n}`);
+    return Math.floor(this.float() * n);
+  }
+
+  /** jitter returns base scaled by a factor in [1 - f, 1 + f], rounded to whole ms. */
+  jitter(base: number, f: number): number {
+    return Math.max(0, Math.round(base * (1 - f + 2 * f * this.float())));
+  }
+
+  /** fork derives an independent generator, so one component's draws don't shift another's. */
+  fork(label: string): Rng {
+    let h = this.s[0] ^ 0x811c9dc5;
+    for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 0x01000193);
+    return new Rng(h >>> 0);
+  }
+
+  /** state returns the generator state for snapshots. */
+  state(): [number, number, number, number] {
+    return [...this.s];
+  }
+}
+
+/** alphanums is apimachinery's util/rand alphabet: no vowels, no 0, 1 or 3. */
+export const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** randString returns n characters from alphanums, as utilrand.String(n). */
+export function randString(rng: Rng, n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += alphanums[rng.intn(alphanums.length)];
+  return s;
+}

@@ -1,0 +1,136 @@
+// The trace: everything observable that the components did, as one discriminated union.
+// Figures, tables, timelines and quiz grading are all pure projections of this list.
+
+/** TraceBase is what every entry carries. t is virtual seconds; seq orders entries totally. */
+export interface TraceBase {
+  t: number;
+  seq: number;
+  from: string;
+  to: string;
+  /** cause is the seq of the entry that led to this one (a watch delivery, a timer...), if known. */
+  cause?: number;
+}
+
+/** A client's call to kube-apiserver. */
+export interface RequestEntry extends TraceBase {
+  kind: 'request';
+  verb: 'create' | 'get' | 'list' | 'watch' | 'update' | 'patch' | 'delete';
+  /** resource with subresource, e.g. "pods", "pods/binding", "pods/status", "nodes/status". */
+  resource: string;
+  namespace?: string;
+  name?: string;
+  /** code is the HTTP status code kube-apiserver answered with. */
+  code: number;
+  /** reason is the Status reason for failed calls (Conflict, NotFound, Invalid...). */
+  reason?: string;
+  /** fields names what an update changed, e.g. ["spec.nodeName"], for "Why?" and grading. */
+  fields?: string[];
+}
+
+/** kube-apiserver's read or write against etcd. */
+export interface StoreEntry extends TraceBase {
+  kind: 'store';
+  op: 'txn-create' | 'txn-update' | 'txn-delete' | 'range';
+  key: string;
+  revision: number;
+  resource: string;
+  namespace?: string;
+  name?: string;
+}
+
+/** A watch event delivered by kube-apiserver to a watching client. */
+export interface WatchEntry extends TraceBase {
+  kind: 'watch';
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  resource: string;
+  namespace?: string;
+  name?: string;
+  revision: number;
+}
+
+/** A CRI or CNI call (kubelet to container runtime, runtime to CNI plugin). */
+export interface CallEntry extends TraceBase {
+  kind: 'call';
+  method: string;
+  /** pod is namespace/name of the Pod concerned. */
+  pod?: string;
+  container?: string;
+  image?: string;
+  result?: string;
+}
+
+/** kube-proxy writing the node's rules. */
+export interface ProgramEntry extends TraceBase {
+  kind: 'program';
+  what: 'iptables-restore';
+  rules: number;
+  services: number;
+  endpoints: number;
+}
+
+/** One node's Filter results in a scheduling cycle. */
+export interface FilterEntry extends TraceBase {
+  kind: 'filter';
+  pod: string;
+  node: string;
+  plugins: { plugin: string; status: 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable'; reason?: string }[];
+  feasible: boolean;
+}
+
+/** One node's Score results in a scheduling cycle. */
+export interface ScoreEntry extends TraceBase {
+  kind: 'score';
+  pod: string;
+  node: string;
+  plugins: { plugin: string; score: number; weight: number }[];
+  total: number;
+}
+
+/** The scheduler's choice. */
+export interface SelectEntry extends TraceBase {
+  kind: 'select';
+  pod: string;
+  node: string;
+  feasibleNodes: number;
+  evaluatedNodes: number;
+}
+
+/** A fault injected by the scenario or the learner. */
+export interface FaultEntry extends TraceBase {
+  kind: 'fault';
+  fault: string;
+  node?: string;
+}
+
+/** A timer firing inside a component (lease renewal, node monitor, eviction). */
+export interface TimerEntry extends TraceBase {
+  kind: 'timer';
+  what: string;
+  object?: string;
+}
+
+/** A command run by the learner or the scenario (kubectl or a node command). */
+export interface CommandEntry extends TraceBase {
+  kind: 'command';
+  command: string;
+  exitCode: number;
+}
+
+export type TraceEntry =
+  | RequestEntry
+  | StoreEntry
+  | WatchEntry
+  | CallEntry
+  | ProgramEntry
+  | FilterEntry
+  | ScoreEntry
+  | SelectEntry
+  | FaultEntry
+  | TimerEntry
+  | CommandEntry;
+
+/** TraceEntryInput is an entry before the engine stamps t and seq. */
+export type TraceEntryInput = TraceEntry extends infer E ? (E extends TraceEntry ? Omit<E, 't' | 'seq'> : never) : never;
+
+/** TraceLevel selects how much is recorded: large runs keep only commands and faults. */
+export type TraceLevel = 'full' | 'requests' | 'none';

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { EtcdStore } from './store.ts';
+
+describe('EtcdStore', () => {
+  it('bumps one global revision per write and tracks create/mod revisions and version', () => {
+    const s = new EtcdStore();
+    const a = s.create('/registry/pods/default/a', () => ({ v: 1 }));
+    const b = s.create('/registry/pods/default/b', () => ({ v: 1 }));
+    expect([a.revision, b.revision]).toEqual([2, 3]);
+    const u = s.update('/registry/pods/default/a', a.revision, () => ({ v: 2 }));
+    expect(u.succeeded).toBe(true);
+    expect(u.kv).toMatchObject({ createRevision: 2, modRevision: 4, version: 2 });
+  });
+  it('fails a compare-and-swap on a stale modRevision or an existing key', () => {
+    const s = new EtcdStore();
+    const a = s.create('/registry/pods/default/a', () => 1);
+    s.update('/registry/pods/default/a', a.revision, () => 2);
+    expect(s.update('/registry/pods/default/a', a.revision, () => 3).succeeded).toBe(false);
+    expect(s.create('/registry/pods/default/a', () => 4).succeeded).toBe(false);
+    expect(s.get('/registry/pods/default/a')?.value).toBe(2);
+  });
+  it('ranges sorted by key and watches every change in revision order', () => {
+    const s = new EtcdStore();
+    const seen: string[] = [];
+    s.watch('/registry/pods/', (ev) => seen.push(`${ev.type} ${ev.kv.key} ${ev.kv.modRevision}`));
+    s.create('/registry/pods/default/b', () => 1);
+    s.create('/registry/pods/default/a', () => 1);
+    s.create('/registry/nodes/n', () => 1);
+    const kv = s.get('/registry/pods/default/b')!;
+    s.delete('/registry/pods/default/b', kv.modRevision);
+    expect(s.range('/registry/pods/').map((k) => k.key)).toEqual(['/registry/pods/default/a']);
+    expect(seen).toEqual(['PUT /registry/pods/default/b 2', 'PUT /registry/pods/default/a 3', 'DELETE /registry/pods/default/b 5']);
+  });
+});

@@ -1,0 +1,125 @@
+// Mirrors the part of etcd's MVCC store (server/mvcc) that kube-apiserver relies on: one global
+// revision, per-key create/mod revisions and version, compare-and-swap transactions, and watches
+// that deliver every change in revision order. Only kube-apiserver holds a reference to it.
+// Simplification: no history of old values (reads are always at the latest revision) and no
+// compaction; watch always starts from "now".
+
+/** KeyValue is etcd's mvccpb.KeyValue with the value kept decoded. */
+export interface KeyValue<V = unknown> {
+  key: string;
+  value: V;
+  createRevision: number;
+  modRevision: number;
+  version: number;
+}
+
+export interface WatchEvent<V = unknown> {
+  type: 'PUT' | 'DELETE';
+  kv: KeyValue<V>;
+  prevKv?: KeyValue<V>;
+}
+
+/** TxnResult is the outcome of a compare-and-swap: succeeded false means the compare failed. */
+export interface TxnResult<V = unknown> {
+  succeeded: boolean;
+  revision: number;
+  kv?: KeyValue<V>;
+  /** current is the value found when the compare failed. */
+  current?: KeyValue<V>;
+}
+
+type Watcher = { prefix: string; cb: (ev: WatchEvent) => void };
+
+/** EtcdStore is the cluster's only persistent state. */
+export class EtcdStore {
+  /** revision is the store's global revision; etcd starts a new cluster at 1. */
+  revision = 1;
+  private readonly buckets = new Map<string, Map<string, KeyValue>>();
+  private readonly watchers: Watcher[] = [];
+  /** down makes every request fail, as when the etcd member is stopped. */
+  down = false;
+
+  // bucketOf groups keys by their first two path segments (/registry/pods/), so a range over
+  // one resource touches only that resource's keys.
+  private bucketOf(key: string): Map<string, KeyValue> {
+    const i = key.indexOf('/', key.indexOf('/', 1) + 1);
+    const b = i < 0 ? key : key.slice(0, i + 1);
+    let m = this.buckets.get(b);
+    if (!m) {
+      m = new Map();
+      this.buckets.set(b, m);
+    }
+    return m;
+  }
+
+  get<V>(key: string): KeyValue<V> | undefined {
+    return this.bucketOf(key).get(key) as KeyValue<V> | undefined;
+  }
+
+  /** range returns every key with the prefix, sorted by key as etcd returns them. */
+  range<V>(prefix: string): KeyValue<V>[] {
+    const out: KeyValue<V>[] = [];
+    for (const [k, kv] of this.bucketOf(prefix)) if (k.startsWith(prefix)) out.push(kv as KeyValue<V>);
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  /** count returns how many keys have the prefix. */
+  count(prefix: string): number {
+    let n = 0;
+    for (const k of this.bucketOf(prefix).keys()) if (k.startsWith(prefix)) n++;
+    return n;
+  }
+
+  /**
+   * create puts key only if it does not exist (Compare(CreateRevision(key), "=", 0)).
+   * makeValue receives the revision the write will commit at, so the stored object can carry it.
+   */
+  create<V>(key: string, makeValue: (rev: number) => V): TxnResult<V> {
+    const b = this.bucketOf(key);
+    const cur = b.get(key) as KeyValue<V> | undefined;
+    if (cur) return { succeeded: false, revision: this.revision, current: cur };
+    const rev = ++this.revision;
+    const kv: KeyValue<V> = { key, value: makeValue(rev), createRevision: rev, modRevision: rev, version: 1 };
+    b.set(key, kv);
+    this.notify({ type: 'PUT', kv });
+    return { succeeded: true, revision: rev, kv };
+  }
+
+  /** update puts key only if its modRevision equals expected (optimistic concurrency). */
+  update<V>(key: string, expectedModRevision: number, makeValue: (rev: number) => V): TxnResult<V> {
+    const b = this.bucketOf(key);
+    const cur = b.get(key) as KeyValue<V> | undefined;
+    if (!cur || cur.modRevision !== expectedModRevision) return { succeeded: false, revision: this.revision, current: cur };
+    const rev = ++this.revision;
+    const kv: KeyValue<V> = { key, value: makeValue(rev), createRevision: cur.createRevision, modRevision: rev, version: cur.version + 1 };
+    b.set(key, kv);
+    this.notify({ type: 'PUT', kv, prevKv: cur });
+    return { succeeded: true, revision: rev, kv };
+  }
+
+  /** delete removes key only if its modRevision equals expected. */
+  delete<V>(key: string, expectedModRevision: number): TxnResult<V> {
+    const b = this.bucketOf(key);
+    const cur = b.get(key) as KeyValue<V> | undefined;
+    if (!cur || cur.modRevision !== expectedModRevision) return { succeeded: false, revision: this.revision, current: cur };
+    const rev = ++this.revision;
+    b.delete(key);
+    const kv: KeyValue<V> = { ...cur, modRevision: rev };
+    this.notify({ type: 'DELETE', kv, prevKv: cur });
+    return { succeeded: true, revision: rev, kv };
+  }
+
+  /** watch calls cb synchronously for every change under prefix, in revision order. */
+  watch(prefix: string, cb: (ev: WatchEvent) => void): () => void {
+    const w: Watcher = { prefix, cb };
+    this.watchers.push(w);
+    return () => {
+      const i = this.watchers.indexOf(w);
+      if (i >= 0) this.watchers.splice(i, 1);
+    };
+  }
+
+  private notify(ev: WatchEvent): void {
+    for (const w of this.watchers) if (ev.kv.key.startsWith(w.prefix)) w.cb(ev);
+  }
+}
