@@ -1,0 +1,383 @@
+/// <reference types="node" />
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { DaemonSet } from '../api/types.ts';
+import {
+  describeDaemonSet,
+  describeDeployment,
+  describeEndpointSlice,
+  describeNamespace,
+  describeNode,
+  describePod,
+  describeReplicaSet,
+  describeService,
+  formatEndpointSlices,
+  podStatusCounts,
+} from './describe.ts';
+import {
+  at,
+  newDeployment,
+  newEndpointSlice,
+  newEvent,
+  newLease,
+  newNode,
+  newPod,
+  newReplicaSet,
+  newService,
+} from './testing.ts';
+
+const TESTDATA = join(dirname(fileURLToPath(import.meta.url)), 'testdata');
+
+// golden compares output with testdata/<name>.txt; UPDATE_GOLDEN=1 rewrites the file locally.
+function golden(name: string, got: string): void {
+  const file = join(TESTDATA, `${name}.txt`);
+  if (process.env.UPDATE_GOLDEN === '1') {
+    mkdirSync(TESTDATA, { recursive: true });
+    writeFileSync(file, got);
+    return;
+  }
+  if (!existsSync(file))
+    throw new Error(`missing golden file ${file}; run with UPDATE_GOLDEN=1 to create it`);
+  expect(got).toBe(readFileSync(file, 'utf8'));
+}
+
+const NOW = 600_000;
+const rsRef = { kind: 'ReplicaSet', name: 'web-5d78c9b8f7', uid: 'uid-rs-5d78c9b8f7' };
+
+describe('kubectl describe pod', () => {
+  it('a running Pod with events', () => {
+    const pod = newPod('web-5d78c9b8f7-2xkqp', {
+      node: 'node-1',
+      ip: '10.244.1.5',
+      owner: rsRef,
+      labels: { app: 'web', 'pod-template-hash': '5d78c9b8f7' },
+      containers: [
+        {
+          name: 'nginx',
+          image: 'nginx:1.25',
+          ports: [80],
+          requests: { cpu: '100m', memory: '128Mi' },
+          limits: { memory: '256Mi' },
+        },
+      ],
+    });
+    pod.status.qosClass = 'Burstable';
+    const ref = { kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid };
+    const events = [
+      newEvent(
+        ref,
+        'Normal',
+        'Scheduled',
+        'Successfully assigned default/web-5d78c9b8f7-2xkqp to node-1',
+        'default-scheduler',
+        1,
+      ),
+      newEvent(
+        { ...ref, fieldPath: 'spec.containers{nginx}' },
+        'Normal',
+        'Pulled',
+        'Container image "nginx:1.25" already present on machine',
+        'kubelet',
+        3,
+      ),
+      newEvent(
+        { ...ref, fieldPath: 'spec.containers{nginx}' },
+        'Normal',
+        'Created',
+        'Created container: nginx',
+        'kubelet',
+        3,
+      ),
+      newEvent(
+        { ...ref, fieldPath: 'spec.containers{nginx}' },
+        'Normal',
+        'Started',
+        'Started container nginx',
+        'kubelet',
+        4,
+      ),
+    ];
+    golden('describe-pod', describePod(pod, events, NOW));
+  });
+
+  it('a crash-looping Pod shows Last State and Restart Count, and repeated events', () => {
+    const pod = newPod('crashy', {
+      node: 'node-1',
+      ip: '10.244.1.9',
+      statuses: [
+        {
+          state: { waiting: { reason: 'CrashLoopBackOff' } },
+          lastState: {
+            terminated: { exitCode: 1, reason: 'Error', startedAt: at(565), finishedAt: at(570) },
+          },
+          ready: false,
+          restartCount: 5,
+        },
+      ],
+      conditions: [
+        ['PodReadyToStartContainers', 'True'],
+        ['Initialized', 'True'],
+        ['Ready', 'False'],
+        ['ContainersReady', 'False'],
+        ['PodScheduled', 'True'],
+      ],
+    });
+    const ref = {
+      kind: 'Pod',
+      name: 'crashy',
+      uid: pod.metadata.uid,
+      fieldPath: 'spec.containers{nginx}',
+    };
+    const events = [
+      newEvent(
+        ref,
+        'Warning',
+        'BackOff',
+        'Back-off restarting failed container nginx in pod crashy_default(uid-crashy)',
+        'kubelet',
+        100,
+        590,
+        25,
+      ),
+    ];
+    golden('describe-pod-crashloop', describePod(pod, events, NOW));
+  });
+
+  it('a pending, unscheduled Pod and a terminating Pod', () => {
+    const pending = newPod('pending', {
+      phase: 'Pending',
+      conditions: [['PodScheduled', 'False', 'Unschedulable']],
+    });
+    pending.spec.tolerations = [];
+    const ev = newEvent(
+      { kind: 'Pod', name: 'pending', uid: pending.metadata.uid },
+      'Warning',
+      'FailedScheduling',
+      '0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 Insufficient cpu. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.',
+      'default-scheduler',
+      5,
+    );
+    const terminating = newPod('going', { node: 'node-2', ip: '10.244.2.3', deleted: 620 });
+    golden(
+      'describe-pod-pending-terminating',
+      describePod(pending, [ev], NOW) + '\n\n' + describePod(terminating, [], NOW),
+    );
+  });
+});
+
+describe('kubectl describe node', () => {
+  it('a Ready worker with pods, lease and events', () => {
+    const node = newNode('node-1', { heartbeat: 590 });
+    const pods = [
+      newPod('kube-proxy-7xk2p', {
+        namespace: 'kube-system',
+        node: 'node-1',
+        created: -60,
+        containers: [{ name: 'kube-proxy', image: 'registry.k8s.io/kube-proxy:v1.34.1' }],
+      }),
+      newPod('web-5d78c9b8f7-2xkqp', {
+        node: 'node-1',
+        containers: [
+          {
+            name: 'nginx',
+            image: 'nginx:1.25',
+            requests: { cpu: '250m', memory: '128Mi' },
+            limits: { cpu: '500m', memory: '256Mi' },
+          },
+        ],
+      }),
+      newPod('api-7f9c6d8b4-qwert', {
+        node: 'node-1',
+        containers: [{ name: 'api', image: 'api:1', requests: { cpu: '1', memory: '1Gi' } }],
+      }),
+    ];
+    const events = [
+      newEvent(
+        { kind: 'Node', name: 'node-1', uid: 'node-1' },
+        'Normal',
+        'Starting',
+        'Starting kubelet.',
+        'kubelet',
+        -60,
+      ),
+    ];
+    golden(
+      'describe-node',
+      describeNode(node, pods, events, { lease: newLease('node-1', 595) }, NOW),
+    );
+  });
+
+  it('a NotReady, cordoned node with taints and no lease', () => {
+    const node = newNode('node-2', {
+      ready: 'Unknown',
+      unschedulable: true,
+      heartbeat: 300,
+      taints: [
+        { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: at(350) },
+        { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: at(400) },
+        { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: at(350) },
+      ],
+    });
+    golden(
+      'describe-node-notready',
+      describeNode(node, [], [], { error: 'leases.coordination.k8s.io "node-2" not found' }, NOW),
+    );
+  });
+});
+
+describe('kubectl describe deployment and replicaset', () => {
+  it('a Deployment mid-rollout with old and new ReplicaSets', () => {
+    const d = newDeployment('web', 3, { updated: 2, ready: 3, available: 3, image: 'nginx:1.26' });
+    d.metadata.annotations!['deployment.kubernetes.io/revision'] = '2';
+    d.metadata.annotations!['kubectl.kubernetes.io/last-applied-configuration'] =
+      '{"apiVersion":"apps/v1"}\n';
+    d.status.replicas = 4;
+    d.status.unavailableReplicas = 1;
+    const oldRS = newReplicaSet(d, '5d78c9b8f7', 2, 1, 'nginx:1.25');
+    const newRS = newReplicaSet(d, '6b8f4c7d9e', 2, 2);
+    newRS.status.replicas = 2;
+    const events = [
+      newEvent(
+        { kind: 'Deployment', name: 'web', uid: 'uid-web' },
+        'Normal',
+        'ScalingReplicaSet',
+        'Scaled up replica set web-5d78c9b8f7 from 0 to 3',
+        'deployment-controller',
+        1,
+      ),
+      newEvent(
+        { kind: 'Deployment', name: 'web', uid: 'uid-web' },
+        'Normal',
+        'ScalingReplicaSet',
+        'Scaled up replica set web-6b8f4c7d9e from 0 to 1',
+        'deployment-controller',
+        580,
+      ),
+      newEvent(
+        { kind: 'Deployment', name: 'web', uid: 'uid-web' },
+        'Normal',
+        'ScalingReplicaSet',
+        'Scaled down replica set web-5d78c9b8f7 from 3 to 2',
+        'deployment-controller',
+        590,
+      ),
+    ];
+    golden('describe-deployment', describeDeployment(d, [oldRS], newRS, events, NOW));
+  });
+
+  it('a ReplicaSet counts its Pods by phase', () => {
+    const d = newDeployment('web', 3);
+    const rs = newReplicaSet(d, '5d78c9b8f7', 3, 1);
+    const ref = { kind: 'ReplicaSet', name: rs.metadata.name, uid: rs.metadata.uid };
+    const pods = [
+      newPod('a', { owner: ref }),
+      newPod('b', { owner: ref }),
+      newPod('c', { owner: ref, phase: 'Pending' }),
+      newPod('orphan', {}),
+    ];
+    const counts = podStatusCounts(pods, rs.metadata.uid);
+    expect(counts).toEqual({ running: 2, waiting: 1, succeeded: 0, failed: 0 });
+    const events = [
+      newEvent(
+        ref,
+        'Normal',
+        'SuccessfulCreate',
+        'Created pod: web-5d78c9b8f7-2xkqp',
+        'replicaset-controller',
+        1,
+      ),
+    ];
+    golden('describe-replicaset', describeReplicaSet(rs, counts, events, NOW));
+  });
+});
+
+describe('kubectl describe service', () => {
+  it('lists ready endpoints (up to three) per port', () => {
+    const svc = newService('web', 80);
+    const slices = [newEndpointSlice('web', 80, ['10.244.1.5', '10.244.2.7'], ['10.244.3.2'])];
+    golden('describe-service', describeService(svc, slices, [], NOW));
+  });
+  it('formatEndpointSlices truncates after three addresses', () => {
+    const slices = [
+      newEndpointSlice('web', 80, ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4', '10.0.0.5']),
+    ];
+    expect(formatEndpointSlices(slices, '')).toBe(
+      '10.0.0.1:80,10.0.0.2:80,10.0.0.3:80 + 2 more...',
+    );
+    expect(formatEndpointSlices([], '')).toBe('<none>');
+  });
+});
+
+describe('kubectl describe daemonset, namespace, endpointslice', () => {
+  it('a namespace has no quotas or limit ranges', () => {
+    const ns = {
+      apiVersion: 'v1' as const,
+      kind: 'Namespace' as const,
+      metadata: {
+        name: 'default',
+        uid: 'u',
+        resourceVersion: '1',
+        creationTimestamp: at(-60),
+        labels: { 'kubernetes.io/metadata.name': 'default' },
+      },
+      spec: {},
+      status: { phase: 'Active' as const },
+    };
+    expect(describeNamespace(ns)).toBe(
+      'Name:         default\nLabels:       kubernetes.io/metadata.name=default\nAnnotations:  <none>\nStatus:       Active\n\nNo resource quota.\n\nNo LimitRange resource.\n',
+    );
+  });
+  it('a daemonset and an endpointslice', () => {
+    const ds: DaemonSet = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: {
+        name: 'kube-proxy',
+        namespace: 'kube-system',
+        uid: 'uid-ds',
+        resourceVersion: '1',
+        creationTimestamp: at(-60),
+        labels: { 'k8s-app': 'kube-proxy' },
+      },
+      spec: {
+        selector: { matchLabels: { 'k8s-app': 'kube-proxy' } },
+        template: {
+          metadata: { labels: { 'k8s-app': 'kube-proxy' } },
+          spec: {
+            containers: [
+              {
+                name: 'kube-proxy',
+                image: 'registry.k8s.io/kube-proxy:v1.34.1',
+                command: ['/usr/local/bin/kube-proxy', '--config=/var/lib/kube-proxy/config.conf'],
+              },
+            ],
+            nodeSelector: { 'kubernetes.io/os': 'linux' },
+            tolerations: [{ operator: 'Exists' }],
+          },
+        },
+      },
+      status: {
+        currentNumberScheduled: 4,
+        desiredNumberScheduled: 4,
+        numberReady: 4,
+        numberMisscheduled: 0,
+        updatedNumberScheduled: 4,
+        numberAvailable: 4,
+      },
+    };
+    const eps = newEndpointSlice('web', 80, ['10.244.1.5'], ['10.244.2.7']);
+    eps.endpoints[0].targetRef = {
+      kind: 'Pod',
+      name: 'web-5d78c9b8f7-2xkqp',
+      namespace: 'default',
+    };
+    golden(
+      'describe-daemonset-endpointslice',
+      describeDaemonSet(ds, { running: 4, waiting: 0, succeeded: 0, failed: 0 }, [], NOW) +
+        '\n\n' +
+        describeEndpointSlice(eps, [], NOW),
+    );
+  });
+});
