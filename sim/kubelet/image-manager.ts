@@ -1,0 +1,155 @@
+// Mirrors pkg/kubelet/images/image_manager.go (EnsureImageExists, shouldPullImage, the image pull
+// back-off keyed by pod UID and image) and serialized_image_puller.go (serializeImagePulls defaults
+// to true: one PullImage at a time per node, so "including waiting" in the Pulled event counts the
+// queue). Events: Pulling, Pulled, Failed, BackOff, ErrImageNeverPull, with upstream's wording.
+
+import type { Container, Pod } from '../api/types.ts';
+import { formatDuration } from '../engine/clock.ts';
+import type { Simulation } from '../engine/simulation.ts';
+import type { ContainerRuntime } from '../runtime/container-runtime.ts';
+import type { Backoff } from './backoff.ts';
+import {
+  ErrImageNeverPull,
+  ErrImagePull,
+  ImagePullBackOff,
+  type StartFailure,
+} from './pod-status.ts';
+
+/** ImageFailure is a StartFailure with when a retry may succeed (the back-off expiry). */
+export interface ImageFailure extends StartFailure {
+  retryAt?: number;
+}
+
+export interface ImageManagerHost {
+  readonly sim: Simulation;
+  /** name is the kubelet's trace identity. */
+  readonly name: string;
+  readonly runtime: ContainerRuntime;
+  event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  guard<A extends unknown[]>(fn: (...a: A) => void): (...a: A) => void;
+}
+
+interface PullRequest {
+  image: string;
+  /** pod is namespace/name, for the trace. */
+  pod: string;
+  done: (err: string | undefined, durationMs: number, size: number, imageRef: string) => void;
+}
+
+/** pullPolicy returns the container's policy, defaulted as kube-apiserver does. */
+export function pullPolicy(c: Container): 'Always' | 'IfNotPresent' | 'Never' {
+  if (c.imagePullPolicy) return c.imagePullPolicy;
+  const ref = c.image.includes('@') ? '' : c.image.slice(c.image.lastIndexOf('/') + 1);
+  const tag = ref.includes(':')
+    ? ref.slice(ref.indexOf(':') + 1)
+    : c.image.includes('@')
+      ? 'digest'
+      : 'latest';
+  return tag === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+/** goDuration prints milliseconds as Go's time.Duration.String does (e.g. "1.234s", "523ms"). */
+export function goDuration(ms: number): string {
+  return formatDuration(Math.max(0, Math.round(ms)));
+}
+
+/** ImageManager ensures a container's image is on the node before it is created. */
+export class ImageManager {
+  private readonly host: ImageManagerHost;
+  private readonly backoff: Backoff;
+  private readonly queue: PullRequest[] = [];
+  private pulling = false;
+
+  constructor(host: ImageManagerHost, backoff: Backoff) {
+    this.host = host;
+    this.backoff = backoff;
+  }
+
+  /**
+   * ensureImageExists mirrors EnsureImageExists: ImageStatus, then by pull policy either use the
+   * present image, fail (Never), refuse while backing off, or pull through the serialized puller.
+   * done receives a failure, or the image ref.
+   */
+  ensureImageExists(
+    pod: Pod,
+    c: Container,
+    done: (fail: ImageFailure | undefined, imageRef: string) => void,
+  ): void {
+    const { sim, runtime } = this.host;
+    const image = c.image;
+    const policy = pullPolicy(c);
+    const podKey = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    const present = runtime.imageStatus(this.host.name, image, podKey);
+    if (policy === 'Never' || (policy === 'IfNotPresent' && present)) {
+      if (present) {
+        this.host.event(
+          pod,
+          'Normal',
+          'Pulled',
+          `Container image "${image}" already present on machine`,
+        );
+        return done(undefined, present.id);
+      }
+      const msg = `Container image "${image}" is not present with pull policy of Never`;
+      this.host.event(pod, 'Warning', 'ErrImageNeverPull', msg);
+      return done({ reason: ErrImageNeverPull, message: msg }, '');
+    }
+    const uid = pod.metadata.uid;
+    const now = sim.now();
+    if (this.backoff.isInBackOffSinceUpdate(uid, image, now)) {
+      const msg = `Back-off pulling image "${image}"`;
+      this.host.event(pod, 'Normal', 'BackOff', msg);
+      return done(
+        { reason: ImagePullBackOff, message: msg, retryAt: this.backoff.expiresAt(uid, image) },
+        '',
+      );
+    }
+    this.host.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`);
+    this.enqueue({
+      image,
+      pod: podKey,
+      done: (err, durationMs, size, imageRef) => {
+        const t = sim.now();
+        if (err) {
+          this.host.event(pod, 'Warning', 'Failed', `Failed to pull image "${image}": ${err}`);
+          this.backoff.next(uid, image, t, t);
+          return done(
+            { reason: ErrImagePull, message: err, retryAt: this.backoff.expiresAt(uid, image) },
+            '',
+          );
+        }
+        this.host.event(
+          pod,
+          'Normal',
+          'Pulled',
+          `Successfully pulled image "${image}" in ${goDuration(durationMs)} (${goDuration(t - now)} including waiting). Image size: ${size} bytes.`,
+        );
+        done(undefined, imageRef);
+      },
+    });
+  }
+
+  private enqueue(r: PullRequest): void {
+    this.queue.push(r);
+    if (!this.pulling) this.pullNext();
+  }
+
+  // pullNext mirrors serialImagePuller.processImagePullRequests: one pull at a time.
+  private pullNext(): void {
+    const r = this.queue.shift();
+    if (!r) {
+      this.pulling = false;
+      return;
+    }
+    this.pulling = true;
+    this.host.runtime.pullImage(
+      this.host.name,
+      r.image,
+      this.host.guard((err, res) => {
+        r.done(err, res.durationMs, res.size, res.imageRef);
+        this.pullNext();
+      }),
+      r.pod,
+    );
+  }
+}

@@ -1,0 +1,400 @@
+// Mirrors pkg/kubelet/kubelet.go (NewMainKubelet, Run, syncLoop, HandlePodAdditions/Updates/
+// Removes, HandlePodCleanups) as one node agent: it registers its Node, renews its Lease, posts
+// node status, watches the pods bound to it (fieldSelector spec.nodeName=<node>) and drives each
+// through the container runtime (CRI) and CNI, reporting pod status and events. Its client user is
+// kubelet@<node>.
+// The machine and the process are modelled apart: stop()/start() is the kubelet process (its
+// containers keep running); nodeDown()/nodeUp() is the machine (containers and sandboxes vanish,
+// images stay on disk, the boot ID changes).
+// Simplification: no static pod manifests or mirror-pod recreation, volumes, probes, eviction
+// manager, admission (the scheduler is trusted), image GC, cgroups or device plugins; pods the API
+// binds to the node are run as they are. Events carry no fieldPath (spec.containers{name}).
+
+import type { Node, Pod, Taint } from '../api/types.ts';
+import type { Client } from '../client/client.ts';
+import { EventRecorder } from '../client/events.ts';
+import { Informer } from '../client/informer.ts';
+import { parseTime } from '../engine/clock.ts';
+import type { Rng } from '../engine/rng.ts';
+import type { Simulation, TimerHandle } from '../engine/simulation.ts';
+import type { ContainerRuntime } from '../runtime/container-runtime.ts';
+import { crictl, type CommandResult } from '../runtime/crictl.ts';
+import { Backoff } from './backoff.ts';
+import { ImageManager, type ImageManagerHost } from './image-manager.ts';
+import { NodeLeaseController } from './node-lease.ts';
+import { NodeStatusManager } from './node-status.ts';
+import { latestByName } from './pod-status.ts';
+import { PodWorkers, type PodWorkersHost } from './pod-workers.ts';
+import { StatusManager } from './status-manager.ts';
+
+/** plegRelistPeriod is pkg/kubelet/kubelet.go genericPlegRelistPeriod. */
+export const plegRelistPeriod = 1_000;
+/** containerGCPeriod is pkg/kubelet/kubelet.go ContainerGCPeriod. */
+export const containerGCPeriod = 60_000;
+
+export interface KubeletOptions {
+  nodeName: string;
+  cpu: string | number;
+  memory: string;
+  /** pods is maxPods (capacity.pods). */
+  pods: number;
+  labels?: Record<string, string>;
+  /** taints the kubelet registers with (--register-with-taints), e.g. control-plane NoSchedule. */
+  taints?: Taint[];
+  podCIDR: string;
+  internalIP: string;
+  /** images present on the node's disk at boot. */
+  images?: string[];
+  kubeletVersion?: string;
+  osImage?: string;
+  kernelVersion?: string;
+  ephemeralStorage?: string;
+  runtime: ContainerRuntime;
+  /** recordEvents: false drops the kubelet's Events (for large benchmarks). Default true. */
+  recordEvents?: boolean;
+}
+
+export interface KubeletStartOptions {
+  /**
+   * preRunning: the node has been up for a while (cluster bootstrap at t=0): register Ready at
+   * once, no startup events, no runtime relist in the trace, and random phases for the loops.
+   */
+  preRunning?: boolean;
+}
+
+/** Kubelet is the node agent of one node. */
+export class Kubelet implements PodWorkersHost, ImageManagerHost {
+  static readonly NAME = 'kubelet';
+  readonly sim: Simulation;
+  readonly client: Client;
+  /** name is the trace identity and client user, "kubelet@<node>". */
+  readonly name: string;
+  readonly nodeName: string;
+  readonly runtime: ContainerRuntime;
+  readonly hostIP: string;
+  readonly podLogs = new Map<string, Map<string, number>>();
+  crashBackoff: Backoff;
+  imageBackoff: Backoff;
+  statusManager: StatusManager;
+  imageManager: ImageManager;
+  podWorkers: PodWorkers;
+  readonly nodeStatus: NodeStatusManager;
+  readonly nodeLease: NodeLeaseController;
+  private readonly informer: Informer<Pod>;
+  /** recorder is remade at every process start: the event correlator's memory is per process. */
+  private recorder: EventRecorder | undefined;
+  private readonly recordEvents: boolean;
+  private readonly rng: Rng;
+  private running = false;
+  private epoch = 0;
+  private relistPhase = 0;
+  private gcPhase = 0;
+  private gcTimer: TimerHandle | undefined;
+  private orphanTimer: TimerHandle | undefined;
+  private readonly gcPods = new Set<string>();
+  private readonly prunePods = new Set<string>();
+  private readonly pendingAdopted = new Set<string>();
+
+  constructor(sim: Simulation, client: Client, opts: KubeletOptions) {
+    this.sim = sim;
+    this.client = client;
+    this.nodeName = opts.nodeName;
+    this.name = `${Kubelet.NAME}@${opts.nodeName}`;
+    this.runtime = opts.runtime;
+    this.hostIP = opts.internalIP;
+    if (!this.runtime.internalIP) this.runtime.internalIP = opts.internalIP;
+    this.rng = sim.rng.fork(this.name);
+    if (opts.images?.length) this.runtime.preloadImages(opts.images);
+    this.recordEvents = opts.recordEvents !== false;
+    const s = sim.settings;
+    this.crashBackoff = new Backoff(s.backOffInitial, s.backOffMax);
+    this.imageBackoff = new Backoff(s.backOffInitial, s.backOffMax);
+    this.informer = new Informer<Pod>(client, 'pods', {
+      fieldSelector: { 'spec.nodeName': opts.nodeName },
+    });
+    this.informer.addEventHandler({
+      onAdd: (p) => this.podWorkers.updatePod(p),
+      onUpdate: (_old, p) => {
+        this.podWorkers.updatePod(p);
+        this.statusManager.onPodUpdate(p);
+      },
+      onDelete: (p) => this.podWorkers.removePod(p),
+    });
+    this.statusManager = new StatusManager(sim, client, this.informer);
+    this.imageManager = new ImageManager(this, this.imageBackoff);
+    this.podWorkers = new PodWorkers(this);
+    this.nodeStatus = new NodeStatusManager(
+      sim,
+      client,
+      this.rng,
+      this.runtime,
+      {
+        nodeName: opts.nodeName,
+        cpu: opts.cpu,
+        memory: opts.memory,
+        pods: opts.pods,
+        ephemeralStorage: opts.ephemeralStorage,
+        labels: opts.labels,
+        taints: opts.taints,
+        podCIDR: opts.podCIDR,
+        internalIP: opts.internalIP,
+        kubeletVersion: opts.kubeletVersion ?? 'v1.34.1',
+        osImage: opts.osImage ?? 'Debian GNU/Linux 12 (bookworm)',
+        kernelVersion: opts.kernelVersion ?? '6.1.0-40-amd64',
+      },
+      (type, reason, message) => this.nodeEvent(type, reason, message),
+    );
+    this.nodeLease = new NodeLeaseController(sim, client, this.rng, {
+      nodeName: opts.nodeName,
+      leaseDurationSeconds: s.nodeLeaseDurationSeconds,
+      renewInterval: s.nodeLeaseRenewInterval,
+      node: () => this.nodeStatus.node,
+    });
+  }
+
+  /** isRunning says whether the kubelet process is up. */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** node is the Node object as the kubelet last wrote or read it. */
+  get node(): Node | undefined {
+    return this.nodeStatus.node;
+  }
+
+  // ---- process lifecycle ----
+
+  /**
+   * start is the kubelet process starting (Run): register or update the Node, relist the runtime,
+   * watch the node's pods, start the lease and status loops; afterwards, stop runtime pods the API
+   * no longer has. Everything in memory starts empty: back-offs, status cache, pod workers.
+   */
+  start(opts: KubeletStartOptions = {}): void {
+    if (this.running) return;
+    if (!this.runtime.running) this.runtime.powerOn();
+    const pre = !!opts.preRunning;
+    this.recorder = this.recordEvents
+      ? new EventRecorder(this.client, Kubelet.NAME, this.nodeName)
+      : undefined;
+    this.running = true;
+    this.epoch++;
+    const s = this.sim.settings;
+    this.crashBackoff = new Backoff(s.backOffInitial, s.backOffMax);
+    this.imageBackoff = new Backoff(s.backOffInitial, s.backOffMax);
+    this.statusManager = new StatusManager(this.sim, this.client, this.informer);
+    this.imageManager = new ImageManager(this, this.imageBackoff);
+    this.podWorkers = new PodWorkers(this);
+    for (const uid of this.pendingAdopted) this.podWorkers.markAdopted(uid);
+    this.pendingAdopted.clear();
+    const epoch = this.epoch;
+    this.runtime.onContainerExit = (c) => {
+      if (epoch === this.epoch) this.podWorkers.onContainerExit(c);
+    };
+    this.relistPhase = this.sim.now() + this.rng.intn(plegRelistPeriod);
+    this.gcPhase = this.sim.now() + this.rng.intn(containerGCPeriod);
+    if (!pre) this.nodeEvent('Normal', 'Starting', 'Starting kubelet.');
+    this.nodeStatus.start(pre);
+    if (!pre) {
+      this.nodeEvent(
+        'Normal',
+        'NodeAllocatableEnforced',
+        'Updated Node Allocatable limit across pods',
+      );
+      this.runtime.listPodSandbox(this.name);
+      this.runtime.listContainers(this.name);
+    }
+    this.informer.start();
+    this.nodeLease.start(pre ? this.rng.intn(s.nodeLeaseRenewInterval) : 0);
+    this.scheduleOrphanCheck(0);
+  }
+
+  /**
+   * stop is the kubelet process exiting (the kubelet-stop fault): watches and timers stop and all
+   * in-memory state is lost; containers keep running under containerd.
+   */
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    this.epoch++;
+    this.informer.stop();
+    this.nodeLease.stop();
+    this.nodeStatus.stop();
+    this.statusManager.stop();
+    this.podWorkers.stop();
+    this.gcTimer?.cancel();
+    this.gcTimer = undefined;
+    this.orphanTimer?.cancel();
+    this.orphanTimer = undefined;
+    this.gcPods.clear();
+    this.prunePods.clear();
+    this.runtime.onContainerExit = undefined;
+  }
+
+  /**
+   * nodeDown is the machine stopping (the node-down fault): the kubelet stops and containerd's
+   * containers, sandboxes and pod IPs are gone. Reachability of kube-apiserver is the caller's
+   * business (KubeAPIServer.unreachable), as for every component on the node.
+   */
+  nodeDown(): void {
+    this.stop();
+    this.runtime.powerOff();
+  }
+
+  /**
+   * nodeUp is a fresh boot (the node-up fault): an empty runtime with the images still on disk, a
+   * new boot ID, and a kubelet that re-registers, restarts the pods still bound here (new
+   * sandboxes, restartCount + 1) and finalizes those being deleted.
+   */
+  nodeUp(opts: KubeletStartOptions = {}): void {
+    this.runtime.powerOn();
+    this.start(opts);
+  }
+
+  /**
+   * adoptRunning registers a pod as already running in the runtime (bootstrap objects created with
+   * status Running): a ready sandbox keeping status.podIP and running containers keeping their
+   * restart counts, with no trace entries. Call it before start() or at the same instant.
+   */
+  adoptRunning(pod: Pod): void {
+    const cs = pod.status?.containerStatuses ?? [];
+    const time = (t: string | undefined) => {
+      const v = t ? parseTime(t) : NaN;
+      return Number.isNaN(v) ? undefined : v;
+    };
+    const logs = new Map<string, number>();
+    this.runtime.adopt(
+      {
+        name: pod.metadata.name,
+        namespace: pod.metadata.namespace ?? 'default',
+        uid: pod.metadata.uid,
+        attempt: 0,
+        hostNetwork: !!pod.spec.hostNetwork,
+        ip: pod.status?.podIP,
+        startedAt: time(pod.status?.startTime),
+      },
+      pod.spec.containers.map((c) => {
+        const st = cs.find((x) => x.name === c.name);
+        const attempt = st?.restartCount ?? 0;
+        logs.set(c.name, attempt);
+        return {
+          name: c.name,
+          attempt,
+          image: c.image,
+          command: c.command,
+          args: c.args,
+          id: st?.containerID?.replace(/^containerd:\/\//, ''),
+          startedAt: time(st?.state.running?.startedAt) ?? time(pod.status?.startTime),
+        };
+      }),
+    );
+    this.podLogs.set(pod.metadata.uid, logs);
+    if (this.running) this.podWorkers.markAdopted(pod.metadata.uid);
+    else this.pendingAdopted.add(pod.metadata.uid);
+  }
+
+  /** crictl runs `crictl <args>` on this node. */
+  crictl(args: string[]): CommandResult {
+    return crictl(this.runtime, args, this.sim.now());
+  }
+
+  // ---- host services for the pod workers and the image manager ----
+
+  alive(): boolean {
+    return this.running;
+  }
+
+  /** guard drops a callback if the kubelet process restarted since it was made. */
+  guard<A extends unknown[]>(fn: (...a: A) => void): (...a: A) => void {
+    const epoch = this.epoch;
+    return (...a: A) => {
+      if (epoch === this.epoch && this.running) fn(...a);
+    };
+  }
+
+  /** event records an Event about a pod (source kubelet, host = node). */
+  event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.recorder?.event(pod, type, reason, message);
+  }
+
+  // nodeEvent records an Event about the Node (upstream's nodeRef has UID = node name).
+  private nodeEvent(type: 'Normal' | 'Warning', reason: string, message: string): void {
+    if (!this.recorder) return;
+    const ref = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: this.nodeName, uid: this.nodeName, namespace: '' },
+    } as unknown as Node;
+    this.recorder.event(ref, type, reason, message);
+  }
+
+  relistTime(): number {
+    const p = this.relistPhase;
+    return p + (Math.floor((this.sim.now() - p) / plegRelistPeriod) + 1) * plegRelistPeriod;
+  }
+
+  // ---- housekeeping: orphans and container GC ----
+
+  // scheduleOrphanCheck runs HandlePodCleanups once the pod informer has listed.
+  private scheduleOrphanCheck(delay: number): void {
+    this.orphanTimer?.cancel();
+    this.orphanTimer = this.sim.after(delay, `${this.name}: housekeeping`, () => {
+      this.orphanTimer = undefined;
+      if (!this.running) return;
+      if (!this.informer.hasSynced) return this.scheduleOrphanCheck(plegRelistPeriod);
+      this.podWorkers.killOrphans();
+    });
+  }
+
+  collectPod(uid: string): void {
+    this.gcPods.add(uid);
+    this.ensureGC();
+  }
+
+  pruneContainers(uid: string): void {
+    this.prunePods.add(uid);
+    this.ensureGC();
+  }
+
+  private ensureGC(): void {
+    if (this.gcTimer || !this.running) return;
+    const p = this.gcPhase;
+    const at = p + (Math.floor((this.sim.now() - p) / containerGCPeriod) + 1) * containerGCPeriod;
+    this.gcTimer = this.sim.at(at, `${this.name}: container GC`, () => this.garbageCollect());
+  }
+
+  /**
+   * garbageCollect mirrors kuberuntime_gc.go: remove the sandboxes (and containers) of deleted
+   * pods, keep one dead instance per container (MaxPerPodContainer = 1), and drop old empty
+   * NotReady sandboxes.
+   */
+  private garbageCollect(): void {
+    this.gcTimer = undefined;
+    if (!this.running) return;
+    const noop = () => {};
+    for (const uid of this.gcPods) {
+      if (this.podWorkers.has(uid)) continue;
+      for (const sb of this.runtime.podSandboxes(uid))
+        this.runtime.removePodSandbox(this.name, sb.id, noop);
+    }
+    this.gcPods.clear();
+    for (const uid of this.prunePods) {
+      if (!this.podWorkers.has(uid)) continue;
+      for (const list of latestByName(this.runtime.podContainers(uid)).values()) {
+        let keptDead = false;
+        for (const c of list) {
+          if (c.state !== 'CONTAINER_EXITED') continue;
+          if (!keptDead) keptDead = true;
+          else this.runtime.removeContainer(this.name, c.id, noop);
+        }
+      }
+      const sbs = this.runtime.podSandboxes(uid);
+      for (let i = 0; i < sbs.length - 1; i++)
+        if (
+          sbs[i].state === 'SANDBOX_NOTREADY' &&
+          this.runtime.sandboxContainers(sbs[i].id).length === 0
+        )
+          this.runtime.removePodSandbox(this.name, sbs[i].id, noop);
+    }
+    this.prunePods.clear();
+  }
+}

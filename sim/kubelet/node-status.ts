@@ -1,0 +1,388 @@
+// Mirrors pkg/kubelet/kubelet_node_status.go (registerWithAPIServer, initialNode, syncNodeStatus,
+// tryUpdateNodeStatus) and pkg/kubelet/nodestatus/setters.go (MemoryPressureCondition,
+// DiskPressureCondition, PIDPressureCondition, ReadyCondition, NodeAddress, MachineInfo, Images,
+// VersionInfo): the kubelet registers its Node, then every nodeStatusUpdateFrequency (jittered 4%)
+// computes the status and patches nodes/status when it changed or when nodeStatusReportFrequency
+// has passed since the last report. Setters record the node events (NodeHasSufficientMemory...,
+// NodeReady, Rebooted).
+// Simplification: the kubelet keeps the Node from its own last write instead of reading it from
+// kube-apiserver every 10s; it GETs the Node again only after it could not reach kube-apiserver,
+// so conditions the node lifecycle controller set meanwhile (Unknown) are seen and corrected.
+// Simplification: registration uses the podCIDR the node IPAM controller would assign.
+
+import { deepEqual } from '../api/clone.ts';
+import type {
+  ContainerImage,
+  Node,
+  NodeCondition,
+  NodeStatus,
+  NodeSystemInfo,
+  Taint,
+} from '../api/types.ts';
+import { parseQuantity } from '../api/quantity.ts';
+import { isAlreadyExists } from '../apiserver/errors.ts';
+import type { Client } from '../client/client.ts';
+import { formatTime } from '../engine/clock.ts';
+import type { Rng } from '../engine/rng.ts';
+import type { Simulation, TimerHandle } from '../engine/simulation.ts';
+import type { ContainerRuntime } from '../runtime/container-runtime.ts';
+import { createMergePatch } from './merge-patch.ts';
+
+/** nodeStatusMaxImages is the kubelet default (--node-status-max-images). */
+const nodeStatusMaxImages = 50;
+/** statusJitter is the JitterUntil factor of the status loop. */
+const statusJitter = 0.04;
+/** Simplification: the container runtime reports ready this long after the kubelet starts. */
+export const runtimeReadyDelay = 1_000;
+/** Simplification: the eviction-hard default memory.available<100Mi is the only reservation. */
+const evictionHardMemoryKi = 100 * 1024;
+
+export interface NodeInfoOptions {
+  nodeName: string;
+  cpu: string | number;
+  memory: string;
+  pods: number;
+  ephemeralStorage?: string;
+  labels?: Record<string, string>;
+  taints?: Taint[];
+  podCIDR: string;
+  internalIP: string;
+  kubeletVersion: string;
+  osImage: string;
+  kernelVersion: string;
+}
+
+export type NodeEventFn = (type: 'Normal' | 'Warning', reason: string, message: string) => void;
+
+function ki(q: string): number {
+  return Math.floor((parseQuantity(q) ?? 0) / 1024);
+}
+
+/** NodeStatusManager registers the Node and keeps its status current. */
+export class NodeStatusManager {
+  /** node is the Node as the kubelet last wrote or read it. */
+  node: Node | undefined;
+  private readonly sim: Simulation;
+  private readonly client: Client;
+  private readonly rng: Rng;
+  private readonly opts: NodeInfoOptions;
+  private readonly runtime: ContainerRuntime;
+  private readonly event: NodeEventFn;
+  private readonly machineID: string;
+  private readonly systemUUID: string;
+  private timer: TimerHandle | undefined;
+  private stopped = true;
+  private registered = false;
+  private needsRefresh = true;
+  /** lastKey summarises what the last computed status depended on. */
+  private lastKey = '';
+  private lastReport = -Infinity;
+  private readySince = 0;
+  private registerSleep = 100;
+
+  constructor(
+    sim: Simulation,
+    client: Client,
+    rng: Rng,
+    runtime: ContainerRuntime,
+    opts: NodeInfoOptions,
+    event: NodeEventFn,
+  ) {
+    this.sim = sim;
+    this.client = client;
+    this.rng = rng;
+    this.runtime = runtime;
+    this.opts = opts;
+    this.event = event;
+    const hex = (n: number) => {
+      let s = '';
+      while (s.length < n) s += this.rng.next().toString(16).padStart(8, '0');
+      return s.slice(0, n);
+    };
+    this.machineID = hex(32);
+    const u = hex(32);
+    this.systemUUID = `${u.slice(0, 8)}-${u.slice(8, 12)}-${u.slice(12, 16)}-${u.slice(16, 20)}-${u.slice(20)}`;
+  }
+
+  /**
+   * start registers the Node (retrying with back-off) and starts the status loop. A fresh boot
+   * registers NotReady and turns Ready once the runtime is up; preRunning registers Ready at once.
+   * The loop's first tick comes after a random phase in [0, nodeStatusUpdateFrequency).
+   */
+  start(preRunning: boolean): void {
+    this.stopped = false;
+    this.registered = false;
+    this.needsRefresh = true;
+    this.lastReport = -Infinity;
+    this.lastKey = '';
+    this.readySince = preRunning ? this.sim.now() : this.sim.now() + runtimeReadyDelay;
+    this.registerSleep = 100;
+    this.registerWithAPIServer(preRunning);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+  }
+
+  private get ready(): boolean {
+    return this.sim.now() >= this.readySince;
+  }
+
+  private schedule(delay: number, what: string, fn: () => void): void {
+    this.timer?.cancel();
+    this.timer = this.sim.after(delay, `${this.client.user}: ${what}`, () => {
+      this.timer = undefined;
+      if (!this.stopped) fn();
+    });
+  }
+
+  private interval(): number {
+    return Math.round(
+      this.sim.settings.nodeStatusUpdateFrequency * (1 + statusJitter * this.rng.float()),
+    );
+  }
+
+  // registerWithAPIServer mirrors the kubelet's registration loop (100ms doubling to 7s).
+  private registerWithAPIServer(preRunning: boolean): void {
+    const node = this.initialNode(preRunning);
+    if (this.tryRegister(node)) {
+      this.registered = true;
+      const phase = this.rng.intn(this.sim.settings.nodeStatusUpdateFrequency);
+      // A fresh kubelet reports Ready as soon as the runtime is up (fastStatusUpdateOnce).
+      const first = preRunning ? phase : runtimeReadyDelay;
+      this.schedule(first, 'node status', () => this.syncNodeStatus(true));
+      return;
+    }
+    this.registerSleep = Math.min(this.registerSleep * 2, 7_000);
+    this.schedule(this.registerSleep, 'register node', () =>
+      this.registerWithAPIServer(preRunning),
+    );
+  }
+
+  private tryRegister(node: Node): boolean {
+    if (!this.client.reachable()) return false;
+    try {
+      this.node = this.client.create<Node>('nodes', node);
+      this.lastReport = this.sim.now();
+      this.needsRefresh = false;
+      return true;
+    } catch (e) {
+      if (!isAlreadyExists(e)) return false;
+    }
+    try {
+      this.node = this.client.get<Node>('nodes', undefined, this.opts.nodeName);
+      this.needsRefresh = false;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** initialNode mirrors kubelet_node_status.go initialNode plus the first run of the setters. */
+  initialNode(preRunning: boolean): Node {
+    const o = this.opts;
+    const labels: Record<string, string> = {
+      'beta.kubernetes.io/arch': 'amd64',
+      'beta.kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'amd64',
+      'kubernetes.io/hostname': o.nodeName,
+      'kubernetes.io/os': 'linux',
+      ...(o.labels ?? {}),
+    };
+    const node = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name: o.nodeName,
+        labels,
+        annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+      },
+      spec: {
+        podCIDR: o.podCIDR,
+        podCIDRs: [o.podCIDR],
+        ...(o.taints?.length ? { taints: o.taints.map((t) => ({ ...t })) } : {}),
+      },
+      status: {},
+    } as unknown as Node;
+    node.status = this.computeStatus(undefined, !preRunning, preRunning);
+    return node;
+  }
+
+  /** nodeInfo mirrors the MachineInfo and VersionInfo setters. */
+  nodeInfo(): NodeSystemInfo {
+    // kubeProxyVersion is no longer reported (DisableNodeKubeProxyVersion), so it is omitted.
+    return {
+      machineID: this.machineID,
+      systemUUID: this.systemUUID,
+      bootID: this.runtime.bootID,
+      kernelVersion: this.opts.kernelVersion,
+      osImage: this.opts.osImage,
+      containerRuntimeVersion: this.runtime.version,
+      kubeletVersion: this.opts.kubeletVersion,
+      operatingSystem: 'linux',
+      architecture: 'amd64',
+    } as NodeSystemInfo;
+  }
+
+  private images(): ContainerImage[] {
+    return this.runtime
+      .listImages()
+      .map((i) => ({ names: [...i.repoDigests, ...i.repoTags], sizeBytes: i.size }))
+      .sort((a, b) => b.sizeBytes - a.sizeBytes)
+      .slice(0, nodeStatusMaxImages);
+  }
+
+  /**
+   * computeStatus runs the setters against the previous status: conditions keep their
+   * lastTransitionTime unless their status changes; heartbeats are now. Events are recorded for
+   * transitions when recordEvents is set.
+   */
+  computeStatus(
+    prev: NodeStatus | undefined,
+    recordEvents: boolean,
+    readyNow = this.ready,
+  ): NodeStatus {
+    const o = this.opts;
+    const now = formatTime(this.sim.now());
+    const memKi = ki(o.memory);
+    const storage = parseQuantity(o.ephemeralStorage ?? '100Gi') ?? 0;
+    const capacity: Record<string, string> = {
+      cpu: String(o.cpu),
+      'ephemeral-storage': `${Math.floor(storage / 1024)}Ki`,
+      'hugepages-1Gi': '0',
+      'hugepages-2Mi': '0',
+      memory: `${memKi}Ki`,
+      pods: String(o.pods),
+    };
+    const allocatable: Record<string, string> = {
+      ...capacity,
+      'ephemeral-storage': String(Math.floor(storage * 0.9)),
+      memory: `${Math.max(0, memKi - evictionHardMemoryKi)}Ki`,
+    };
+    const want: [string, 'True' | 'False', string, string, string][] = [
+      [
+        'MemoryPressure',
+        'False',
+        'KubeletHasSufficientMemory',
+        'kubelet has sufficient memory available',
+        'NodeHasSufficientMemory',
+      ],
+      [
+        'DiskPressure',
+        'False',
+        'KubeletHasNoDiskPressure',
+        'kubelet has no disk pressure',
+        'NodeHasNoDiskPressure',
+      ],
+      [
+        'PIDPressure',
+        'False',
+        'KubeletHasSufficientPID',
+        'kubelet has sufficient PID available',
+        'NodeHasSufficientPID',
+      ],
+      readyNow
+        ? ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status', 'NodeReady']
+        : [
+            'Ready',
+            'False',
+            'KubeletNotReady',
+            'container runtime status check may not have completed yet',
+            'NodeNotReady',
+          ],
+    ];
+    const conditions: NodeCondition[] = [];
+    for (const [type, status, reason, message, eventReason] of want) {
+      const old = prev?.conditions?.find((c) => c.type === type);
+      const changed = !old || old.status !== status;
+      conditions.push({
+        type,
+        status,
+        lastHeartbeatTime: now,
+        lastTransitionTime: changed ? now : old.lastTransitionTime,
+        reason,
+        message,
+      });
+      // The Ready setter records only transitions of an existing condition; the others also the first.
+      if (recordEvents && changed && (type !== 'Ready' || old))
+        this.event('Normal', eventReason, `Node ${o.nodeName} status is now: ${eventReason}`);
+    }
+    return {
+      capacity,
+      allocatable,
+      conditions,
+      addresses: [
+        { type: 'InternalIP', address: o.internalIP },
+        { type: 'Hostname', address: o.nodeName },
+      ],
+      nodeInfo: this.nodeInfo(),
+      images: this.images(),
+    };
+  }
+
+  /** syncNodeStatus mirrors kubelet.syncNodeStatus → updateNodeStatus → tryUpdateNodeStatus. */
+  syncNodeStatus(first = false): void {
+    this.schedule(
+      first && this.readySince > this.sim.now()
+        ? this.readySince - this.sim.now()
+        : this.interval(),
+      'node status',
+      () => this.syncNodeStatus(),
+    );
+    if (!this.registered) return;
+    if (!this.client.reachable()) {
+      this.needsRefresh = true;
+      return;
+    }
+    try {
+      if (this.needsRefresh || !this.node) {
+        this.node = this.client.get<Node>('nodes', undefined, this.opts.nodeName);
+        this.needsRefresh = false;
+        this.lastKey = '';
+      }
+      // Nothing the setters read has changed and no report is due: skip the computation.
+      const key = `${this.ready}|${this.runtime.imagesVersion}|${this.runtime.bootID}`;
+      const reportDue =
+        this.sim.now() - this.lastReport >= this.sim.settings.nodeStatusReportFrequency;
+      if (key === this.lastKey && !reportDue) return;
+      const prev = this.node.status;
+      const oldBoot = prev?.nodeInfo?.bootID;
+      const next = this.computeStatus(prev, true);
+      if (oldBoot && oldBoot !== next.nodeInfo?.bootID)
+        this.event(
+          'Warning',
+          'Rebooted',
+          `Node ${this.opts.nodeName} has been rebooted, boot id: ${next.nodeInfo?.bootID}`,
+        );
+      const changed = nodeStatusHasChanged(prev, next);
+      if (!changed && !reportDue) {
+        this.lastKey = key;
+        return;
+      }
+      const patch = createMergePatch(prev, next);
+      if (!patch) return;
+      this.node = this.client.patch<Node>(
+        'nodes',
+        undefined,
+        this.opts.nodeName,
+        { status: patch },
+        'status',
+      );
+      this.lastReport = this.sim.now();
+      this.lastKey = key;
+    } catch {
+      this.needsRefresh = true;
+    }
+  }
+}
+
+/** nodeStatusHasChanged mirrors the kubelet's check: any difference but heartbeat times. */
+export function nodeStatusHasChanged(a: NodeStatus | undefined, b: NodeStatus): boolean {
+  const strip = (s: NodeStatus | undefined) => ({
+    ...(s ?? {}),
+    conditions: (s?.conditions ?? []).map((c) => ({ ...c, lastHeartbeatTime: undefined })),
+  });
+  return !deepEqual(strip(a), strip(b));
+}

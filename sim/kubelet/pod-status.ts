@@ -1,0 +1,351 @@
+// Mirrors pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, convertToAPIContainerStatuses, getPhase)
+// and pkg/kubelet/status/generate.go (GeneratePodReadyCondition, GenerateContainersReadyCondition,
+// GeneratePodInitializedCondition, GeneratePodReadyToStartContainersCondition), plus the condition
+// merging of pkg/kubelet/status/status_manager.go (mergePodStatus, updateLastTransitionTime).
+// Simplification: no init, sidecar or ephemeral containers, no probes (a running container is
+// ready and started), no resources/volumeMounts/user in container statuses.
+
+import type {
+  Container,
+  ContainerState,
+  ContainerStatus,
+  Pod,
+  PodCondition,
+  PodPhase,
+  PodStatus,
+} from '../api/types.ts';
+import { formatTime } from '../engine/clock.ts';
+import type { CRIContainer, PodSandbox } from '../runtime/container-runtime.ts';
+import { normalizeImage, repoDigest } from '../runtime/images.ts';
+
+/** Kubelet waiting reasons (pkg/kubelet/kuberuntime and pkg/kubelet/images). */
+export const ContainerCreating = 'ContainerCreating';
+export const CrashLoopBackOff = 'CrashLoopBackOff';
+export const ErrImagePull = 'ErrImagePull';
+export const ImagePullBackOff = 'ImagePullBackOff';
+export const ErrImageNeverPull = 'ErrImageNeverPull';
+export const CreateContainerError = 'CreateContainerError';
+export const RunContainerError = 'RunContainerError';
+/** ContainerReasonStatusUnknown is used when a container the API knew about has vanished. */
+export const ContainerReasonStatusUnknown = 'ContainerStatusUnknown';
+
+/** kubeletConditions are the pod condition types the kubelet owns (kubetypes.PodConditionByKubelet). */
+export const kubeletConditions = new Set([
+  'PodScheduled',
+  'Ready',
+  'Initialized',
+  'ContainersReady',
+  'PodReadyToStartContainers',
+]);
+
+/** StartFailure is an entry of the kubelet's reasonCache: why a container could not start. */
+export interface StartFailure {
+  reason: string;
+  message: string;
+}
+
+export interface PodStatusInput {
+  /** pod is the newest API object known (its status is the "old" status). */
+  pod: Pod;
+  sandboxes: readonly PodSandbox[];
+  containers: readonly CRIContainer[];
+  reasons: ReadonlyMap<string, StartFailure> | undefined;
+  hostIP: string;
+  /** podIsTerminal: every container has stopped and none will restart (or the pod is deleted). */
+  podIsTerminal: boolean;
+  now: number;
+}
+
+/** containerID formats a CRI container ID as the API shows it. */
+export function apiContainerID(id: string): string {
+  return `containerd://${id}`;
+}
+
+// shouldContainerBeRestarted mirrors kubecontainer.ShouldContainerBeRestarted.
+export function shouldContainerBeRestarted(pod: Pod, latest: CRIContainer | undefined): boolean {
+  if (pod.metadata.deletionTimestamp) return false;
+  if (!latest) return true;
+  if (latest.state === 'CONTAINER_RUNNING') return false;
+  if (latest.state !== 'CONTAINER_EXITED') return true;
+  const policy = pod.spec.restartPolicy ?? 'Always';
+  if (policy === 'Never') return false;
+  if (policy === 'OnFailure') return latest.exitCode !== 0;
+  return true;
+}
+
+// convertContainerStatus mirrors kubelet's convertContainerStatus for one runtime instance.
+function convertContainerStatus(c: CRIContainer): ContainerStatus {
+  let state: ContainerState;
+  if (c.state === 'CONTAINER_RUNNING')
+    state = { running: { startedAt: formatTime(c.startedAt ?? c.createdAt) } };
+  else if (c.state === 'CONTAINER_EXITED')
+    state = {
+      terminated: {
+        exitCode: c.exitCode ?? 0,
+        reason: c.reason,
+        startedAt: formatTime(c.startedAt ?? c.createdAt),
+        finishedAt: formatTime(c.finishedAt ?? c.createdAt),
+        containerID: apiContainerID(c.id),
+      },
+    };
+  else state = { waiting: {} };
+  const running = c.state === 'CONTAINER_RUNNING';
+  return {
+    name: c.metadata.name,
+    state,
+    lastState: {},
+    ready: running,
+    restartCount: c.metadata.attempt,
+    image: normalizeImage(c.image).full,
+    imageID: repoDigest(c.image),
+    containerID: apiContainerID(c.id),
+    started: running,
+  };
+}
+
+/** latestByName groups a pod's containers by name, newest first. */
+export function latestByName(containers: readonly CRIContainer[]): Map<string, CRIContainer[]> {
+  const m = new Map<string, CRIContainer[]>();
+  for (const c of containers) {
+    let l = m.get(c.metadata.name);
+    if (!l) m.set(c.metadata.name, (l = []));
+    l.push(c);
+  }
+  for (const l of m.values()) if (l.length > 1) l.sort((a, b) => b.createdAt - a.createdAt);
+  return m;
+}
+
+/** convertToAPIContainerStatuses mirrors the kubelet function of that name for app containers. */
+export function convertToAPIContainerStatuses(
+  in_: PodStatusInput,
+  byName: Map<string, CRIContainer[]>,
+): ContainerStatus[] {
+  const { pod, reasons, podIsTerminal } = in_;
+  const oldStatuses = new Map<string, ContainerStatus>();
+  for (const s of pod.status?.containerStatuses ?? []) oldStatuses.set(s.name, s);
+  const out: ContainerStatus[] = [];
+  for (const spec of pod.spec.containers)
+    out.push(
+      containerStatusFor(
+        pod,
+        spec,
+        oldStatuses.get(spec.name),
+        byName.get(spec.name),
+        reasons,
+        podIsTerminal,
+      ),
+    );
+  return out;
+}
+
+function containerStatusFor(
+  pod: Pod,
+  spec: Container,
+  old: ContainerStatus | undefined,
+  instances: CRIContainer[] | undefined,
+  reasons: ReadonlyMap<string, StartFailure> | undefined,
+  podIsTerminal: boolean,
+): ContainerStatus {
+  // Default: waiting ContainerCreating, seeded from the old status.
+  let status: ContainerStatus = {
+    name: spec.name,
+    state: { waiting: { reason: ContainerCreating } },
+    lastState: {},
+    ready: false,
+    restartCount: 0,
+    image: spec.image,
+    imageID: '',
+    started: false,
+  };
+  if (old) {
+    if (old.state.terminated) status = { ...old };
+    else {
+      status.restartCount = old.restartCount;
+      status.lastState = old.lastState;
+    }
+  }
+  // The newest instance gives the state; the one before it gives lastState.
+  if (instances?.length) {
+    status = convertContainerStatus(instances[0]);
+    if (instances[1]) status.lastState = convertContainerStatus(instances[1]).state;
+  }
+  // A container that will be (re)started and failed to start shows why (reasonCache).
+  const latest = instances?.[0];
+  const failure = reasons?.get(spec.name);
+  if (failure && shouldContainerBeRestarted(pod, latest)) {
+    if (status.state.terminated) status.lastState = status.state;
+    status.state = { waiting: { reason: failure.reason, message: failure.message } };
+    status.ready = false;
+    status.started = false;
+  }
+  // The API says it was running but the runtime has no trace of it (the node rebooted).
+  const isDefaultWaiting = status.state.waiting?.reason === ContainerCreating;
+  if (
+    isDefaultWaiting &&
+    old?.state.running &&
+    !status.lastState.terminated &&
+    !instances?.length
+  ) {
+    status.lastState = {
+      terminated: {
+        exitCode: 137,
+        reason: ContainerReasonStatusUnknown,
+        message:
+          'The container could not be located when the pod was deleted.  The container used to be Running',
+      },
+    };
+    if (!pod.metadata.deletionTimestamp) status.restartCount += 1;
+  }
+  // A terminal pod reports every container as terminated.
+  if (podIsTerminal && !status.state.terminated) {
+    status.state = {
+      terminated: {
+        exitCode: 137,
+        reason: ContainerReasonStatusUnknown,
+        message: 'The container could not be located when the pod was terminated',
+      },
+    };
+    status.ready = false;
+    status.started = false;
+  }
+  return status;
+}
+
+/** getPhase mirrors kubelet's getPhase for pods without init containers. */
+export function getPhase(pod: Pod, statuses: ContainerStatus[], podIsTerminal: boolean): PodPhase {
+  let running = 0;
+  let waiting = 0;
+  let stopped = 0;
+  let succeeded = 0;
+  for (const s of statuses) {
+    if (s.state.running) running++;
+    else if (s.state.terminated) {
+      stopped++;
+      if (s.state.terminated.exitCode === 0) succeeded++;
+    } else if (s.state.waiting) {
+      if (s.lastState.terminated) stopped++;
+      else waiting++;
+    }
+  }
+  if (waiting > 0) return 'Pending';
+  if (running > 0) return 'Running';
+  if (stopped > 0) {
+    const mirror = !!pod.metadata.annotations?.['kubernetes.io/config.mirror'];
+    if (podIsTerminal && !mirror) return stopped === succeeded ? 'Succeeded' : 'Failed';
+    const policy = pod.spec.restartPolicy ?? 'Always';
+    if (policy === 'Always') return 'Running';
+    if (stopped === succeeded) return 'Succeeded';
+    if (policy === 'Never') return 'Failed';
+    return 'Running';
+  }
+  return 'Pending';
+}
+
+function condition(type: string, ok: boolean, reason?: string, message?: string): PodCondition {
+  const c: PodCondition = { type, status: ok ? 'True' : 'False', lastProbeTime: null };
+  if (reason) c.reason = reason;
+  if (message) c.message = message;
+  return c;
+}
+
+/** generateAPIPodStatus computes the status the kubelet reports for a pod. */
+export function generateAPIPodStatus(
+  in_: PodStatusInput,
+  byName = latestByName(in_.containers),
+): PodStatus {
+  const { pod, sandboxes, hostIP, now } = in_;
+  const old = pod.status ?? {};
+  const containerStatuses = convertToAPIContainerStatuses(in_, byName);
+  let phase = getPhase(pod, containerStatuses, in_.podIsTerminal);
+  // Pods never leave a terminal phase.
+  if (old.phase === 'Succeeded' || old.phase === 'Failed') phase = old.phase;
+
+  const latest = sandboxes.length ? sandboxes[sandboxes.length - 1] : undefined;
+  const sandboxReady = latest?.state === 'SANDBOX_READY';
+  const podIP = sandboxReady ? latest.ip : old.podIP;
+
+  const unready = containerStatuses.filter((s) => !s.ready).map((s) => s.name);
+  const completed = phase === 'Succeeded';
+  const readyReason = completed
+    ? 'PodCompleted'
+    : unready.length
+      ? 'ContainersNotReady'
+      : undefined;
+  const readyMessage =
+    !completed && unready.length
+      ? `containers with unready status: [${unready.join(' ')}]`
+      : undefined;
+  const conds: PodCondition[] = [
+    condition('PodReadyToStartContainers', sandboxReady && !!latest.ip),
+    condition('Initialized', true),
+    condition('Ready', !completed && unready.length === 0, readyReason, readyMessage),
+    condition('ContainersReady', !completed && unready.length === 0, readyReason, readyMessage),
+    condition('PodScheduled', true),
+  ];
+  const nowStr = formatTime(now);
+  for (const c of conds) {
+    const prev = old.conditions?.find((o) => o.type === c.type);
+    c.lastTransitionTime =
+      prev && prev.status === c.status && prev.lastTransitionTime
+        ? prev.lastTransitionTime
+        : nowStr;
+  }
+
+  const s: PodStatus = { phase, conditions: conds };
+  if (old.message) s.message = old.message;
+  if (old.reason) s.reason = old.reason;
+  if (hostIP) {
+    s.hostIP = hostIP;
+    s.hostIPs = [{ ip: hostIP }];
+  }
+  if (podIP) {
+    s.podIP = podIP;
+    s.podIPs = [{ ip: podIP }];
+  }
+  s.startTime = old.startTime ?? nowStr;
+  s.containerStatuses = containerStatuses;
+  if (old.qosClass) s.qosClass = old.qosClass;
+  return s;
+}
+
+/**
+ * mergePodStatus mirrors status_manager.go mergePodStatus: conditions the kubelet does not own
+ * (DisruptionTarget, readiness gates) are kept from the API status, ahead of the kubelet's own, and
+ * fields the kubelet never writes (nominatedNodeName...) are carried over.
+ */
+export function mergePodStatus(oldStatus: PodStatus | undefined, next: PodStatus): PodStatus {
+  const old = oldStatus ?? {};
+  const merged: PodStatus = { ...old, ...next };
+  for (const k of ['podIP', 'podIPs', 'hostIP', 'hostIPs', 'message', 'reason'] as const)
+    if (next[k] === undefined) delete merged[k];
+  const foreign = (old.conditions ?? []).filter((c) => !kubeletConditions.has(c.type));
+  merged.conditions = foreign.length ? [...foreign, ...(next.conditions ?? [])] : next.conditions;
+  return merged;
+}
+
+/**
+ * needsReconcile mirrors the spirit of status_manager.go needsReconcile: does the API status
+ * disagree with what the kubelet last decided, in what matters (phase, IP, readiness, container
+ * states)? Used when someone else wrote the status (e.g. MarkPodsNotReady during a partition).
+ */
+export function needsReconcile(api: PodStatus | undefined, desired: PodStatus): boolean {
+  if (!api) return true;
+  if (api.phase !== desired.phase || api.podIP !== desired.podIP) return true;
+  for (const t of ['Ready', 'ContainersReady', 'PodReadyToStartContainers']) {
+    const a = api.conditions?.find((c) => c.type === t)?.status;
+    const d = desired.conditions?.find((c) => c.type === t)?.status;
+    if (a !== d) return true;
+  }
+  const ac = api.containerStatuses ?? [];
+  const dc = desired.containerStatuses ?? [];
+  if (ac.length !== dc.length) return true;
+  for (let i = 0; i < dc.length; i++) {
+    const a = ac[i];
+    const d = dc[i];
+    if (a.name !== d.name || a.ready !== d.ready || a.restartCount !== d.restartCount) return true;
+    if (!!a.state.running !== !!d.state.running || !!a.state.terminated !== !!d.state.terminated)
+      return true;
+    if (a.state.waiting?.reason !== d.state.waiting?.reason) return true;
+  }
+  return false;
+}
