@@ -318,9 +318,9 @@ export class KubeAPIServer {
     const c = cur as unknown as Record<string, unknown>;
     const o = obj as unknown as Record<string, unknown>;
     let next: Record<string, unknown>;
+    // Stored objects are immutable, so the new object may share unchanged parts with the old one.
     if (subresource === 'status') {
-      next = { ...deepClone(c), status: o.status };
-      (next.metadata as Record<string, unknown>) = { ...deepClone(cur.metadata) };
+      next = { ...c, status: o.status, metadata: { ...cur.metadata } };
       // deploymentStatusStrategy.PrepareForUpdate resets only spec and labels, so annotations
       // written through deployments/status stick: that is how the deployment controller sets
       // deployment.kubernetes.io/revision (pkg/registry/apps/deployment/strategy.go).
@@ -331,7 +331,7 @@ export class KubeAPIServer {
       }
     } else {
       next = { ...o };
-      if (r.hasStatus) next.status = deepClone(c.status);
+      if (r.hasStatus) next.status = c.status;
       const m = { ...obj.metadata };
       m.uid = cur.metadata.uid;
       m.creationTimestamp = cur.metadata.creationTimestamp;

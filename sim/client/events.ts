@@ -38,7 +38,7 @@ export class EventRecorder {
         this.client.patch<Event>('events', prev.namespace, prev.name, { count: prev.count, lastTimestamp: now });
         return;
       }
-      const name = `${obj.metadata.name}.${(1767225600000000000n + BigInt(sim.now()) * 1000000n + BigInt(this.seen.size)).toString(16)}`;
+      const name = `${obj.metadata.name}.${(1767225600000000000n + BigInt(Math.floor(sim.now())) * 1000000n + BigInt(this.seen.size)).toString(16)}`;
       const ev: Event = {
         apiVersion: 'v1',
         kind: 'Event',
@@ -63,6 +63,8 @@ export class EventRecorder {
         reportingInstance: this.host ?? '',
       };
       this.client.create('events', ev);
+      // Upstream's correlator keeps an LRU of 4096 events; forget the oldest beyond that.
+      if (this.seen.size >= 4096) this.seen.delete(this.seen.keys().next().value!);
       this.seen.set(key, { name, namespace: ns, count: 1, first: now });
     } catch {
       // Events are best effort: a failure to record one never fails the caller.

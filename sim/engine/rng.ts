@@ -15,23 +15,27 @@ function splitmix32(a: number): () => number {
 
 /** Rng is a seeded pseudo-random generator; equal seeds give equal sequences. */
 export class Rng {
-  private s: [number, number, number, number];
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
 
   constructor(seed: number) {
     const sm = splitmix32(seed >>> 0);
-    this.s = [sm(), sm(), sm(), sm()];
+    this.a = sm();
+    this.b = sm();
+    this.c = sm();
+    this.d = sm();
   }
 
   /** next returns a uint32 (sfc32). */
   next(): number {
-    let [a, b, c, d] = this.s;
+    const { a, b, c, d } = this;
     const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    this.s = [a, b, c, d];
+    this.d = (d + 1) | 0;
+    this.a = b ^ (b >>> 9);
+    this.b = (c + (c << 3)) | 0;
+    this.c = (((c << 21) | (c >>> 11)) + t) | 0;
     return t >>> 0;
   }
 
@@ -53,14 +57,14 @@ export class Rng {
 
   /** fork derives an independent generator, so one component's draws don't shift another's. */
   fork(label: string): Rng {
-    let h = this.s[0] ^ 0x811c9dc5;
+    let h = this.a ^ 0x811c9dc5;
     for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 0x01000193);
     return new Rng(h >>> 0);
   }
 
   /** state returns the generator state for snapshots. */
   state(): [number, number, number, number] {
-    return [...this.s];
+    return [this.a, this.b, this.c, this.d];
   }
 }
 
