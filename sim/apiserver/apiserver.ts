@@ -228,7 +228,8 @@ export class KubeAPIServer {
       const m = (obj.metadata ??= {} as T['metadata']);
       if (!r.namespaced) delete m.namespace;
       this.checkNamespace(r, m.namespace);
-      if (!m.name && m.generateName) m.name = m.generateName.slice(0, 58) + randString(this.rng, 5);
+      const generated = !m.name && !!m.generateName;
+      if (generated) m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
       const nameErrs = validateName(m.name ?? '', r.resource === 'namespaces');
       if (nameErrs.length) throw newInvalid(qualifiedKind(r), m.name ?? '', nameErrs);
       m.uid = this.newUID();
@@ -239,8 +240,15 @@ export class KubeAPIServer {
       this.defaultAndAdmit(r, obj, true);
       const errs = validateObject(obj);
       if (errs.length) throw newInvalid(qualifiedKind(r), m.name!, errs);
-      const key = keyFor(r, m.namespace, m.name!);
-      const res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
+      let key = keyFor(r, m.namespace, m.name!);
+      let res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
+      // RetryGenerateName (GA in v1.32): a generated name that collides is drawn again, up to
+      // 7 more times, before the client sees AlreadyExists.
+      for (let i = 0; !res.succeeded && generated && i < 7; i++) {
+        m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
+        key = keyFor(r, m.namespace, m.name);
+        res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
+      }
       if (!res.succeeded) throw newAlreadyExists(qualifiedResource(r), m.name!);
       this.recordStore('txn-create', key, res.revision, r, m.namespace, m.name);
       out = res.kv!.value;
