@@ -1,0 +1,159 @@
+/// <reference types="node" />
+// The simulator's command line: `node sim/cli.ts run <scenario.yaml> [--seed N] [--until D]
+// [--json | --summary]`. Only the result goes to stdout; progress goes to stderr. This file is
+// the Node boundary of sim/: it may read files, argv and the wall clock (for --summary).
+
+import { readFileSync } from 'node:fs';
+import { parseDuration } from './engine/clock.ts';
+import { ScenarioError, parseScenario } from './scenario/loader.ts';
+import { ScenarioRun, type RunResult } from './scenario/runner.ts';
+import type { Pod, Node } from './api/types.ts';
+import { getNodeCondition } from './api/podutil.ts';
+
+const USAGE = `Usage:
+  npm run --silent sim -- run <scenario.yaml> [--seed N] [--until D] [--json | --summary]
+
+Runs a scenario in the simulator and prints the result.
+
+Options:
+  --seed N     use seed N instead of the scenario's seed (an integer)
+  --until D    stop at virtual time D instead of the scenario's until (e.g. 90s, 15m)
+  --json       print one JSON object: { name, seed, until, objects, changes, trace, outputs }
+  --summary    print a small JSON summary (for large runs): times, counts, Pods by phase
+  -h, --help   show this help
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+interface Args {
+  file: string;
+  seed?: number;
+  until?: number;
+  mode: 'report' | 'json' | 'summary';
+}
+
+function parseArgs(argv: string[]): Args {
+  if (argv.length === 0 || argv.includes('-h') || argv.includes('--help')) {
+    process.stdout.write(USAGE);
+    process.exit(argv.length === 0 ? 2 : 0);
+  }
+  const [cmd, ...rest] = argv;
+  if (cmd !== 'run') fail(`error: unknown command "${cmd}"; expected "run"\n\n${USAGE}`);
+  const args: Partial<Args> = { mode: 'report' };
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? rest[++i];
+      if (v === undefined) fail(`error: flag ${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--seed') {
+      const v = value();
+      if (!/^-?\d+$/.test(v)) fail(`error: --seed: found "${v}", expected an integer`);
+      args.seed = Number(v);
+    } else if (flag === '--until') {
+      const v = value();
+      const ms = parseDuration(v);
+      if (ms === undefined) fail(`error: --until: found "${v}", expected a duration such as 90s, 5m or 1h30m`);
+      args.until = ms;
+    } else if (flag === '--json') args.mode = 'json';
+    else if (flag === '--summary') args.mode = 'summary';
+    else if (flag.startsWith('-')) fail(`error: unknown flag: ${flag}\n\n${USAGE}`);
+    else if (args.file) fail(`error: more than one scenario file given ("${args.file}" and "${a}")`);
+    else args.file = a;
+  }
+  if (!args.file) fail(`error: no scenario file given\n\n${USAGE}`);
+  return args as Args;
+}
+
+function report(run: ScenarioRun): string {
+  const lines: string[] = [`# scenario ${run.scenario.name} (seed ${run.cluster.sim.seed}, until ${run.until / 1000}s)`, ''];
+  for (const o of run.outputs) {
+    lines.push(`$ ${o.command}    # t=${o.t}s${o.exitCode ? ` exit=${o.exitCode}` : ''}`);
+    if (o.stdout) lines.push(o.stdout.replace(/\n$/, ''));
+    if (o.stderr) lines.push(o.stderr.replace(/\n$/, ''));
+    lines.push('');
+  }
+  for (const cmd of ['get pods -A -o wide', 'get nodes']) {
+    const o = run.cluster.kubectl(cmd);
+    lines.push(`$ kubectl ${cmd}    # final, t=${run.until / 1000}s`);
+    lines.push((o.stdout || o.stderr).replace(/\n$/, ''));
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+function summary(run: ScenarioRun, wallMs: number): object {
+  const api = run.cluster.apiserver;
+  const counts: Record<string, number> = {};
+  for (const r of ['pods', 'nodes', 'deployments', 'replicasets', 'services', 'endpointslices', 'events', 'leases'] as const) counts[r] = api.count(r);
+  const podsByPhase: Record<string, number> = {};
+  for (const p of api.peekAll<Pod>('pods')) {
+    const k = p.metadata.deletionTimestamp ? 'Terminating' : (p.status.phase ?? 'Pending');
+    podsByPhase[k] = (podsByPhase[k] ?? 0) + 1;
+  }
+  const nodesByReady: Record<string, number> = {};
+  for (const n of api.peekAll<Node>('nodes')) {
+    const k = getNodeCondition(n, 'Ready')?.status ?? 'None';
+    nodesByReady[k] = (nodesByReady[k] ?? 0) + 1;
+  }
+  return {
+    name: run.scenario.name,
+    seed: run.cluster.sim.seed,
+    virtualEnd: run.cluster.sim.now() / 1000,
+    wallMs: Math.round(wallMs),
+    eventsProcessed: run.cluster.sim.eventsProcessed,
+    objects: counts,
+    podsByPhase,
+    nodesByReady,
+  };
+}
+
+function main(): void {
+  const args = parseArgs(process.argv.slice(2));
+  let text: string;
+  try {
+    text = readFileSync(args.file, 'utf8');
+  } catch (e) {
+    fail(`error: cannot read scenario file "${args.file}": ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  let run: ScenarioRun;
+  try {
+    const scenario = parseScenario(text, args.file);
+    run = new ScenarioRun(scenario, {
+      seed: args.seed,
+      until: args.until,
+      traceLevel: args.mode === 'summary' ? 'none' : 'full',
+      recordChanges: args.mode === 'json',
+    });
+  } catch (e) {
+    if (e instanceof ScenarioError) fail(e.message);
+    throw e;
+  }
+  const start = process.hrtime.bigint();
+  // Advance in slices so that long runs can report progress on stderr.
+  const slice = 10_000;
+  let lastPrint = start;
+  for (let t = Math.min(slice, run.until); ; t = Math.min(t + slice, run.until)) {
+    run.runUntil(t);
+    const now = process.hrtime.bigint();
+    if (process.stderr.isTTY && now - lastPrint > 1_000_000_000n) {
+      process.stderr.write(`\rsim: t=${t / 1000}s of ${run.until / 1000}s, ${run.cluster.sim.eventsProcessed} events`);
+      lastPrint = now;
+    }
+    if (t >= run.until) break;
+  }
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  if (process.stderr.isTTY && wallMs > 1000) process.stderr.write('\n');
+  if (args.mode === 'json') {
+    const result: RunResult = run.result();
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } else if (args.mode === 'summary') process.stdout.write(`${JSON.stringify(summary(run, wallMs), null, 2)}\n`);
+  else process.stdout.write(`${report(run)}\n`);
+}
+
+main();

@@ -1,0 +1,216 @@
+// The objects a kubeadm-built cluster has before anyone deploys anything: namespaces, the
+// control-plane static Pods (as mirror Pods), kube-proxy Pods on every node, CoreDNS, and the
+// `kubernetes` and `kube-dns` Services. Names, labels and images follow kubeadm's manifests
+// (cmd/kubeadm/app/phases/controlplane/manifests.go, addons/dns, addons/proxy).
+// Simplification: the kube-proxy DaemonSet's Pods are created bound to their node at bootstrap
+// (there is no DaemonSet controller); static Pods are created as their mirror Pods directly.
+
+import type { Container, DaemonSet, Deployment, EndpointSlice, Namespace, ObjectMeta, ObjectMetaInput, Pod, Service } from '../api/types.ts';
+
+// meta types the metadata a client sends; kube-apiserver fills in uid, resourceVersion and the rest.
+function meta(m: ObjectMetaInput): ObjectMeta {
+  return m as unknown as ObjectMeta;
+}
+
+export const KUBERNETES_VERSION = 'v1.34.1';
+export const SERVICE_CIDR = '10.96.0.0/12';
+
+export function namespaces(): Namespace[] {
+  return ['default', 'kube-node-lease', 'kube-public', 'kube-system'].map((name) => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: meta({ name, labels: { 'kubernetes.io/metadata.name': name } }),
+    spec: { finalizers: ['kubernetes'] },
+    status: { phase: 'Active' },
+  }));
+}
+
+function staticPod(component: string, node: string, image: string, cpu: string, command: string[]): Pod {
+  const c: Container = { name: component, image, command, resources: { requests: { cpu } } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: meta({
+      name: `${component}-${node}`,
+      namespace: 'kube-system',
+      labels: { component, tier: 'control-plane' },
+      annotations: { 'kubernetes.io/config.source': 'file', 'kubernetes.io/config.mirror': 'mirror' },
+    }),
+    spec: {
+      containers: [c],
+      nodeName: node,
+      hostNetwork: true,
+      priorityClassName: 'system-node-critical',
+      tolerations: [{ operator: 'Exists', effect: 'NoExecute' }],
+    },
+    status: {},
+  };
+}
+
+/** controlPlanePods are the four static Pods kubeadm writes to /etc/kubernetes/manifests. */
+export function controlPlanePods(node: string): Pod[] {
+  const v = KUBERNETES_VERSION;
+  return [
+    staticPod('etcd', node, 'registry.k8s.io/etcd:3.6.4-0', '100m', ['etcd', '--advertise-client-urls=https://10.0.0.10:2379']),
+    staticPod('kube-apiserver', node, `registry.k8s.io/kube-apiserver:${v}`, '250m', ['kube-apiserver', '--etcd-servers=https://127.0.0.1:2379']),
+    staticPod('kube-controller-manager', node, `registry.k8s.io/kube-controller-manager:${v}`, '200m', ['kube-controller-manager']),
+    staticPod('kube-scheduler', node, `registry.k8s.io/kube-scheduler:${v}`, '100m', ['kube-scheduler']),
+  ];
+}
+
+export function kubeProxyDaemonSet(): DaemonSet {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: meta({ name: 'kube-proxy', namespace: 'kube-system', labels: { 'k8s-app': 'kube-proxy' } }),
+    spec: {
+      selector: { matchLabels: { 'k8s-app': 'kube-proxy' } },
+      template: {
+        metadata: { labels: { 'k8s-app': 'kube-proxy' } },
+        spec: {
+          containers: [{ name: 'kube-proxy', image: `registry.k8s.io/kube-proxy:${KUBERNETES_VERSION}`, command: ['/usr/local/bin/kube-proxy'] }],
+          hostNetwork: true,
+          priorityClassName: 'system-node-critical',
+          tolerations: [{ operator: 'Exists' }],
+        },
+      },
+    },
+    status: { currentNumberScheduled: 0, desiredNumberScheduled: 0, numberReady: 0, numberMisscheduled: 0 },
+  };
+}
+
+/** kubeProxyPod is the DaemonSet's Pod for one node. */
+export function kubeProxyPod(ds: DaemonSet, node: string): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: meta({
+      generateName: 'kube-proxy-',
+      namespace: 'kube-system',
+      labels: { 'k8s-app': 'kube-proxy', 'controller-revision-hash': '6d4d7f9c5b', 'pod-template-generation': '1' },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name, uid: ds.metadata.uid, controller: true, blockOwnerDeletion: true }],
+    }),
+    spec: {
+      ...ds.spec.template.spec,
+      nodeName: node,
+      tolerations: [
+        { operator: 'Exists' },
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+        { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+        { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+        { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+        { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
+        { key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' },
+      ],
+    },
+    status: {},
+  };
+}
+
+/** coreDNS is kubeadm's CoreDNS Deployment: two replicas that tolerate the control-plane taint. */
+export function coreDNS(): Deployment {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: meta({ name: 'coredns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } }),
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { 'k8s-app': 'kube-dns' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: '25%' } },
+      template: {
+        metadata: { labels: { 'k8s-app': 'kube-dns' } },
+        spec: {
+          priorityClassName: 'system-cluster-critical',
+          containers: [
+            {
+              name: 'coredns',
+              image: 'registry.k8s.io/coredns/coredns:v1.12.1',
+              args: ['-conf', '/etc/coredns/Corefile'],
+              resources: { limits: { memory: '170Mi' }, requests: { cpu: '100m', memory: '70Mi' } },
+              ports: [
+                { name: 'dns', containerPort: 53, protocol: 'UDP' },
+                { name: 'dns-tcp', containerPort: 53, protocol: 'TCP' },
+                { name: 'metrics', containerPort: 9153, protocol: 'TCP' },
+              ],
+            },
+          ],
+          tolerations: [
+            { key: 'CriticalAddonsOnly', operator: 'Exists' },
+            { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
+          ],
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+        },
+      },
+    },
+    status: {},
+  };
+}
+
+export function kubeDNSService(): Service {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: meta({
+      name: 'kube-dns',
+      namespace: 'kube-system',
+      labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' },
+    }),
+    spec: {
+      selector: { 'k8s-app': 'kube-dns' },
+      clusterIP: '10.96.0.10',
+      ports: [
+        { name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 },
+        { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 },
+        { name: 'metrics', port: 9153, protocol: 'TCP', targetPort: 9153 },
+      ],
+    },
+    status: {},
+  };
+}
+
+/** kubernetesService is the `default/kubernetes` Service kube-apiserver maintains for itself. */
+export function kubernetesService(): Service {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: meta({ name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } }),
+    spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }] },
+    status: {},
+  };
+}
+
+/** kubernetesEndpointSlice is the slice kube-apiserver's endpoint reconciler keeps for itself. */
+export function kubernetesEndpointSlice(apiserverIP: string): EndpointSlice {
+  return {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: meta({
+      name: 'kubernetes',
+      namespace: 'default',
+      labels: { 'kubernetes.io/service-name': 'kubernetes', 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io' },
+    }),
+    addressType: 'IPv4',
+    endpoints: [{ addresses: [apiserverIP], conditions: { ready: true } }],
+    ports: [{ name: 'https', port: 6443, protocol: 'TCP' }],
+  };
+}
+
+/** nodeIP returns the InternalIP of the i-th node (0 is the control plane): 10.0.0.10, .11, ... */
+export function nodeIP(i: number): string {
+  const n = i + 10;
+  return `10.0.${Math.floor(n / 256)}.${n % 256}`;
+}
+
+/**
+ * podCIDR returns the i-th node's pod range, as kube-controller-manager's node IPAM allocates
+ * /24s from --cluster-cidr. Clusters of up to 256 nodes use 10.244.0.0/16 (the common default);
+ * larger ones use 10.64.0.0/10 so that 5,000 nodes fit.
+ */
+export function podCIDR(i: number, total: number): string {
+  return total <= 256 ? `10.244.${i}.0/24` : `10.${64 + Math.floor(i / 256)}.${i % 256}.0/24`;
+}
+
+export function clusterCIDR(total: number): string {
+  return total <= 256 ? '10.244.0.0/16' : '10.64.0.0/10';
+}

@@ -1,0 +1,279 @@
+// A whole cluster wired together: etcd, kube-apiserver, kube-scheduler, the controllers of
+// kube-controller-manager, and on every node a kubelet, a container runtime with its CNI plugin,
+// and kube-proxy. Everything but etcd reaches the cluster through kube-apiserver.
+//
+// The cluster is born at virtual time -60s: nodes register, the control-plane and kube-proxy
+// Pods start and CoreDNS is scheduled, with tracing off, so that a scenario starts at 0 with a
+// settled cluster whose objects are a minute old, as on a freshly built kubeadm cluster.
+
+import type { DaemonSet, Node } from '../api/types.ts';
+import { KubeAPIServer } from '../apiserver/apiserver.ts';
+import { Client } from '../client/client.ts';
+import { DeploymentController } from '../controllers/deployment/deployment-controller.ts';
+import { EndpointSliceController } from '../controllers/endpointslice/endpointslice-controller.ts';
+import { GarbageCollector } from '../controllers/garbagecollector/garbage-collector.ts';
+import { NodeLifecycleController } from '../controllers/nodelifecycle/node-lifecycle-controller.ts';
+import { ReplicaSetController } from '../controllers/replicaset/replica-set.ts';
+import { TaintEvictionController } from '../controllers/tainteviction/taint-eviction-controller.ts';
+import { Simulation } from '../engine/simulation.ts';
+import type { TraceLevel } from '../engine/trace.ts';
+import { EtcdStore } from '../etcd/store.ts';
+import { Kubelet } from '../kubelet/kubelet.ts';
+import { runKubectl } from '../kubectl/kubectl.ts';
+import { iptablesSaveCommand } from '../proxy/commands.ts';
+import { NodeIptables } from '../proxy/iptables.ts';
+import { KubeProxy } from '../proxy/proxier.ts';
+import { CNIPlugin } from '../runtime/cni.ts';
+import { ContainerRuntime } from '../runtime/container-runtime.ts';
+import { crictl } from '../runtime/crictl.ts';
+import { ImageCatalog } from '../runtime/images.ts';
+import type { ClusterConfig, Fault } from '../scenario/schema.ts';
+import { Scheduler } from '../scheduler/scheduler.ts';
+import * as boot from './bootstrap.ts';
+
+export interface CommandOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface ClusterOptions {
+  seed: number;
+  config: ClusterConfig;
+  traceLevel?: TraceLevel;
+  recordChanges?: boolean;
+  freeze?: boolean;
+}
+
+/** NodeAgents are the per-node processes. */
+export interface NodeAgents {
+  name: string;
+  index: number;
+  ip: string;
+  kubelet: Kubelet;
+  runtime: ContainerRuntime;
+  cni: CNIPlugin;
+  /** proxy is replaced on boot: a reboot loses the kernel's rules. */
+  proxy: KubeProxy;
+  clusterCIDR: string;
+  /** power is false after node-down. */
+  power: boolean;
+  partitioned: boolean;
+}
+
+/** BIRTH is when the cluster is built, before the scenario's time 0. */
+export const BIRTH_MS = -60_000;
+
+interface NodePlan {
+  name: string;
+  cpu: string;
+  memory: string;
+  pods: number;
+  labels: Record<string, string>;
+  taints: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
+  images: string[];
+}
+
+function planNodes(config: ClusterConfig): NodePlan[] {
+  const plan: NodePlan[] = [
+    {
+      name: 'control-plane',
+      cpu: '4',
+      memory: '8Gi',
+      pods: 110,
+      labels: { 'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': '' },
+      taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
+      images: [],
+    },
+  ];
+  for (const n of config.nodes) {
+    const names = 'name' in n ? [n.name] : Array.from({ length: n.count }, (_, i) => `${n.namePrefix}${i + 1}`);
+    for (const name of names) plan.push({ name, cpu: n.cpu, memory: n.memory, pods: n.pods, labels: n.labels, taints: n.taints, images: n.images });
+  }
+  return plan;
+}
+
+/** Cluster is a running simulated cluster. */
+export class Cluster {
+  readonly sim: Simulation;
+  readonly etcd = new EtcdStore();
+  readonly apiserver: KubeAPIServer;
+  readonly scheduler: Scheduler;
+  readonly controllers: { start(): void; stop(): void }[];
+  readonly nodes = new Map<string, NodeAgents>();
+  readonly images: ImageCatalog;
+  private readonly kubectlClient: Client;
+
+  constructor(opts: ClusterOptions) {
+    this.sim = new Simulation({ seed: opts.seed, settings: opts.config.settings, traceLevel: 'none' });
+    this.sim.clock.nowMs = BIRTH_MS;
+    this.apiserver = new KubeAPIServer(this.sim, this.etcd);
+    this.apiserver.freeze = opts.freeze ?? false;
+    this.apiserver.recordChanges = false;
+    this.apiserver.address = `${boot.nodeIP(0)}:6443`;
+    this.images = new ImageCatalog(opts.config.images);
+    const client = (user: string) => new Client(this.apiserver, user);
+    this.kubectlClient = client('kubectl');
+
+    this.bootstrapObjects();
+    this.scheduler = new Scheduler(this.sim, client(Scheduler.NAME));
+    this.controllers = [
+      new DeploymentController(this.sim, client(DeploymentController.NAME)),
+      new ReplicaSetController(this.sim, client(ReplicaSetController.NAME)),
+      new NodeLifecycleController(this.sim, client(NodeLifecycleController.NAME)),
+      new TaintEvictionController(this.sim, client(TaintEvictionController.NAME)),
+      new EndpointSliceController(this.sim, client(EndpointSliceController.NAME)),
+      new GarbageCollector(this.sim, client(GarbageCollector.NAME)),
+    ];
+    for (const c of this.controllers) c.start();
+    this.scheduler.start();
+
+    const plan = planNodes(opts.config);
+    const ds = this.apiserver.get<DaemonSet>('bootstrap', 'daemonsets', 'kube-system', 'kube-proxy');
+    plan.forEach((p, i) => this.addNode(p, i, plan.length));
+    for (const p of boot.controlPlanePods('control-plane')) this.apiserver.create('bootstrap', 'pods', p);
+    for (const p of plan) this.apiserver.create('bootstrap', 'pods', boot.kubeProxyPod(ds, p.name));
+
+    // Let the cluster settle before the scenario's time 0, without tracing the warm-up.
+    this.sim.runUntil(0);
+    this.sim.traceLevel = opts.traceLevel ?? 'full';
+    this.apiserver.recordChanges = opts.recordChanges ?? true;
+  }
+
+  private bootstrapObjects(): void {
+    const api = this.apiserver;
+    for (const ns of boot.namespaces()) api.create('bootstrap', 'namespaces', ns);
+    api.create('bootstrap', 'services', boot.kubernetesService());
+    api.create('bootstrap', 'endpointslices', boot.kubernetesEndpointSlice(boot.nodeIP(0)));
+    api.create('bootstrap', 'services', boot.kubeDNSService());
+    api.create('bootstrap', 'daemonsets', boot.kubeProxyDaemonSet());
+    api.create('bootstrap', 'deployments', boot.coreDNS());
+  }
+
+  private addNode(p: NodePlan, index: number, total: number): void {
+    const ip = boot.nodeIP(index);
+    const cidr = boot.podCIDR(index, total);
+    const cni = new CNIPlugin(this.sim, { nodeName: p.name, podCIDR: cidr });
+    const runtime = new ContainerRuntime(this.sim, {
+      nodeName: p.name,
+      cni,
+      images: this.images,
+      preloaded: [
+        ...p.images,
+        'registry.k8s.io/pause:3.10',
+        `registry.k8s.io/kube-proxy:${boot.KUBERNETES_VERSION}`,
+        ...(index === 0
+          ? boot.controlPlanePods(p.name).map((x) => x.spec.containers[0].image).concat('registry.k8s.io/coredns/coredns:v1.12.1')
+          : []),
+      ],
+    });
+    const kubelet = new Kubelet(this.sim, new Client(this.apiserver, `kubelet@${p.name}`), {
+      nodeName: p.name,
+      cpu: p.cpu,
+      memory: p.memory,
+      pods: p.pods,
+      labels: p.labels,
+      taints: p.taints,
+      podCIDR: cidr,
+      internalIP: ip,
+      runtime,
+    });
+    const clusterCIDR = boot.clusterCIDR(total);
+    const proxy = this.newProxy(p.name, ip, clusterCIDR);
+    this.nodes.set(p.name, { name: p.name, index, ip, kubelet, runtime, cni, proxy, clusterCIDR, power: true, partitioned: false });
+    kubelet.start();
+    proxy.start();
+  }
+
+  private newProxy(node: string, ip: string, clusterCIDR: string): KubeProxy {
+    return new KubeProxy(this.sim, new Client(this.apiserver, `kube-proxy@${node}`), {
+      nodeName: node,
+      nodeIP: ip,
+      clusterCIDR,
+      iptables: new NodeIptables(node),
+    });
+  }
+
+  /** runUntil advances virtual time to t (ms). */
+  runUntil(t: number): void {
+    this.sim.runUntil(t);
+  }
+
+  /** kubectl runs a kubectl command line (without the leading "kubectl"). */
+  kubectl(line: string, stdin?: string): CommandOutput {
+    const out = runKubectl({ client: this.kubectlClient, now: () => this.sim.now() }, line, stdin);
+    this.sim.record({ kind: 'command', from: 'kubectl', to: 'kube-apiserver', command: `kubectl ${line}`, exitCode: out.exitCode });
+    return out;
+  }
+
+  /** exec runs a node command: iptables-save, crictl ps, crictl pods. */
+  exec(node: string, line: string): CommandOutput {
+    const n = this.nodes.get(node);
+    if (!n) return { stdout: '', stderr: `error: node "${node}" not found\n`, exitCode: 1 };
+    if (!n.power) return { stdout: '', stderr: `ssh: connect to host ${n.ip} port 22: No route to host\n`, exitCode: 255 };
+    const argv = line.trim().split(/\s+/);
+    let out: CommandOutput;
+    if (argv[0] === 'iptables-save') out = iptablesSaveCommand(argv.slice(1), n.proxy.iptables, this.sim.now());
+    else if (argv[0] === 'crictl') out = crictl(n.runtime, argv.slice(1), this.sim.now());
+    else out = { stdout: '', stderr: `bash: ${argv[0]}: command not found\n`, exitCode: 127 };
+    this.sim.record({ kind: 'command', from: `shell@${node}`, to: `shell@${node}`, command: line, exitCode: out.exitCode });
+    return out;
+  }
+
+  /** fault injects a failure or its repair. */
+  fault(kind: Fault, node?: string): void {
+    const n = node ? this.nodes.get(node) : undefined;
+    if (node && !n) throw new Error(`fault ${kind}: node "${node}" not found`);
+    this.sim.record({ kind: 'fault', from: 'scenario', to: node ?? 'cluster', fault: kind, node });
+    const api = this.apiserver;
+    switch (kind) {
+      case 'node-down':
+        if (!n!.power) return;
+        n!.power = false;
+        api.unreachable.add(n!.name);
+        n!.kubelet.nodeDown();
+        n!.proxy.stop();
+        break;
+      case 'node-up':
+        if (n!.power) return;
+        n!.power = true;
+        if (!n!.partitioned) api.unreachable.delete(n!.name);
+        n!.kubelet.nodeUp();
+        n!.proxy = this.newProxy(n!.name, n!.ip, n!.clusterCIDR);
+        n!.proxy.start();
+        break;
+      case 'partition':
+        n!.partitioned = true;
+        api.unreachable.add(n!.name);
+        break;
+      case 'heal':
+        n!.partitioned = false;
+        if (n!.power) api.unreachable.delete(n!.name);
+        break;
+      case 'kubelet-stop':
+        n!.kubelet.stop();
+        break;
+      case 'kubelet-start':
+        if (n!.power) n!.kubelet.start();
+        break;
+      case 'apiserver-down':
+        api.down = true;
+        break;
+      case 'apiserver-up':
+        api.down = false;
+        break;
+      case 'etcd-down':
+        this.etcd.down = true;
+        break;
+      case 'etcd-up':
+        this.etcd.down = false;
+        break;
+    }
+    api.breakWatches();
+  }
+
+  /** node returns the API's view of a node. */
+  node(name: string): Node | undefined {
+    return this.apiserver.peekAll<Node>('nodes').find((n) => n.metadata.name === name);
+  }
+}

@@ -1,0 +1,18 @@
+// The simulator's public API: what islands, the site build, the CLI and tests use. Nothing else
+// in sim/ is imported from outside sim/.
+
+export { parseScenario, validateScenario, ScenarioError } from './scenario/loader.ts';
+export { ScenarioSchema, StepSchema, ClusterSchema, FAULTS } from './scenario/schema.ts';
+export type { Scenario, ScenarioInput, Step, Fault, ClusterConfig } from './scenario/schema.ts';
+export { ScenarioRun, runScenario, stepCommand, OUTPUT_RESOURCES } from './scenario/runner.ts';
+export type { RunOptions, RunResult, Output } from './scenario/runner.ts';
+export { Cluster, BIRTH_MS } from './cluster/cluster.ts';
+export type { CommandOutput, NodeAgents } from './cluster/cluster.ts';
+export { Simulation } from './engine/simulation.ts';
+export type { TraceEntry, TraceLevel } from './engine/trace.ts';
+export { defaultSettings } from './engine/settings.ts';
+export type { Settings } from './engine/settings.ts';
+export { formatTime, parseTime, parseDuration, formatDuration } from './engine/clock.ts';
+export { snapshot, restore } from './scenario/snapshot.ts';
+export type { Snapshot } from './scenario/snapshot.ts';
+export type * from './api/types.ts';

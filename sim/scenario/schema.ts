@@ -1,0 +1,156 @@
+// The scenario format instructors write (YAML in content/scenarios/, or objects from TypeScript).
+// One zod schema is the single source of truth: the loader validates with it, types come from it,
+// and the authoring guide's reference is generated from it.
+
+import { z } from 'zod';
+import { parseQuantity } from '../api/quantity.ts';
+import { parseDuration } from '../engine/clock.ts';
+import { defaultSettings, durationSettings, type Settings } from '../engine/settings.ts';
+
+/** Duration accepts Go-style durations ("90s", "5m", "1h30m") and yields milliseconds. */
+export const Duration = z
+  .union([z.string(), z.number()])
+  .transform((v, ctx) => {
+    const ms = parseDuration(v);
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: `found ${JSON.stringify(v)}, expected a duration such as 90s, 5m or 1h30m` });
+      return z.NEVER;
+    }
+    return ms;
+  })
+  .describe('A duration such as 90s, 5m or 1h30m.');
+
+/** Quantity is a Kubernetes resource quantity such as "4", "500m", "8Gi". */
+export const Quantity = z
+  .union([z.string(), z.number()])
+  .refine((v) => parseQuantity(v) !== undefined, { message: 'expected a Kubernetes quantity such as "4", "500m" or "8Gi"' })
+  .transform((v) => String(v))
+  .describe('A Kubernetes quantity such as "4", "500m" or "8Gi".');
+
+const kebab = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export const TaintSchema = z
+  .object({
+    key: z.string().min(1).describe('The taint key, e.g. dedicated.'),
+    value: z.string().optional().describe('The taint value (optional).'),
+    effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).describe('What the taint does to Pods that do not tolerate it.'),
+  })
+  .strict();
+
+const nodeFields = {
+  cpu: Quantity.default('4').describe('Allocatable CPU, e.g. "4" or "3500m".'),
+  memory: Quantity.default('8Gi').describe('Allocatable memory, e.g. "8Gi".'),
+  pods: z.number().int().positive().default(110).describe('Maximum Pods on the node (kubelet maxPods, default 110).'),
+  labels: z.record(z.string(), z.string()).default({}).describe('Extra node labels, e.g. topology.kubernetes.io/zone.'),
+  taints: z.array(TaintSchema).default([]).describe('Taints the node registers with.'),
+  images: z.array(z.string()).default([]).describe('Images already present on the node (no pull needed).'),
+};
+
+export const NodeSchema = z
+  .object({ name: z.string().regex(kebab, 'expected a lower-case DNS label such as node-1').describe('The node name.'), ...nodeFields })
+  .strict();
+
+export const NodeTemplateSchema = z
+  .object({
+    namePrefix: z.string().regex(/^[a-z0-9]([-a-z0-9]*)$/, 'expected a lower-case prefix such as worker-').describe('Prefix of generated names: worker- gives worker-1, worker-2, ...'),
+    count: z.number().int().min(1).max(10000).describe('How many nodes to generate (1 to 10000).'),
+    ...nodeFields,
+  })
+  .strict();
+
+export const ImageBehaviourSchema = z
+  .object({
+    size: Quantity.optional().describe('Compressed image size, e.g. "70Mi"; sets the pull time.'),
+    pull: z.enum(['ok', 'notfound', 'unauthorized']).default('ok').describe('Whether pulling succeeds.'),
+    crashAfter: Duration.optional().describe('The container exits this long after it starts (CrashLoopBackOff follows).'),
+    exitCode: z.number().int().min(0).max(255).default(1).describe('Exit code when it crashes.'),
+  })
+  .strict();
+
+const settingKeys = Object.keys(defaultSettings) as [keyof Settings, ...(keyof Settings)[]];
+
+export const SettingsSchema = z
+  .record(z.string(), z.union([z.string(), z.number()]))
+  .superRefine((rec, ctx) => {
+    for (const [k, v] of Object.entries(rec)) {
+      if (!settingKeys.includes(k as keyof Settings)) {
+        ctx.addIssue({ code: 'custom', path: [k], message: `found unknown setting "${k}", expected one of ${settingKeys.join(', ')}` });
+      } else if (durationSettings.has(k as keyof Settings) ? parseDuration(v) === undefined : typeof v !== 'number') {
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: `found ${JSON.stringify(v)}, expected ${durationSettings.has(k as keyof Settings) ? 'a duration such as 40s' : 'a number'}`,
+        });
+      }
+    }
+  })
+  .transform((rec) => {
+    const out: Partial<Settings> = {};
+    for (const [k, v] of Object.entries(rec)) {
+      const key = k as keyof Settings;
+      out[key] = (durationSettings.has(key) ? parseDuration(v)! : Number(v)) as never;
+    }
+    return out;
+  })
+  .describe('Overrides of upstream defaults, e.g. nodeMonitorGracePeriod: 40s (the value before v1.32).');
+
+export const ClusterSchema = z
+  .object({
+    nodes: z
+      .array(z.union([NodeSchema, NodeTemplateSchema]))
+      .min(1)
+      .default([{ name: 'node-1' }, { name: 'node-2' }, { name: 'node-3' }].map((n) => NodeSchema.parse(n)))
+      .describe('Worker nodes (a control-plane node is always added). Default: node-1..node-3 with 4 CPU, 8Gi, 110 pods.'),
+    settings: SettingsSchema.default({}),
+    images: z.record(z.string(), ImageBehaviourSchema).default({}).describe('How particular images behave: size, pull failures, crashes.'),
+  })
+  .strict();
+
+export const FAULTS = ['node-down', 'node-up', 'partition', 'heal', 'kubelet-stop', 'kubelet-start', 'apiserver-down', 'apiserver-up', 'etcd-down', 'etcd-up'] as const;
+const NODE_FAULTS = new Set<string>(['node-down', 'node-up', 'partition', 'heal', 'kubelet-stop', 'kubelet-start']);
+
+export const StepSchema = z
+  .object({
+    at: Duration.describe('When the step runs, from the start of the scenario.'),
+    apply: z.string().optional().describe('One or more manifests (YAML, separated by ---), applied as kubectl apply -f does.'),
+    kubectl: z.string().optional().describe('A kubectl command line without the leading "kubectl"; its output is captured.'),
+    fault: z.enum(FAULTS).optional().describe('A fault to inject.'),
+    exec: z.string().optional().describe('A node command: iptables-save -t nat, crictl ps, crictl pods.'),
+    node: z.string().optional().describe('The node a fault or exec applies to.'),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    const actions = (['apply', 'kubectl', 'fault', 'exec'] as const).filter((k) => s[k] !== undefined);
+    if (actions.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: `found ${actions.length ? actions.join(' and ') : 'no action'}, expected exactly one of apply, kubectl, fault, exec`,
+      });
+    if ((s.exec !== undefined || (s.fault !== undefined && NODE_FAULTS.has(s.fault))) && !s.node)
+      ctx.addIssue({ code: 'custom', path: ['node'], message: `found nothing, expected the node the ${s.exec !== undefined ? 'command runs on' : 'fault applies to'}` });
+  });
+
+export const ScenarioSchema = z
+  .object({
+    name: z.string().regex(kebab, 'expected a kebab-case name such as node-failure').describe('Required, kebab-case; figures and questions refer to it.'),
+    seed: z.number().int().describe('Required integer seed: the same seed always gives the same run.'),
+    description: z
+      .object({ en: z.string(), ja: z.string() })
+      .strict()
+      .optional()
+      .describe('What the scenario shows, in English and Japanese.'),
+    cluster: ClusterSchema.default(ClusterSchema.parse({})),
+    steps: z.array(StepSchema).default([]).describe('Actions in time order; each has `at` and exactly one action.'),
+    until: Duration.describe('Required: how long to run, e.g. 15m.'),
+  })
+  .strict();
+
+/** Scenario is a validated scenario with durations in milliseconds. */
+export type Scenario = z.output<typeof ScenarioSchema>;
+export type ScenarioInput = z.input<typeof ScenarioSchema>;
+export type Step = z.output<typeof StepSchema>;
+export type ClusterConfig = z.output<typeof ClusterSchema>;
+export type NodeConfig = z.output<typeof NodeSchema>;
+export type NodeTemplate = z.output<typeof NodeTemplateSchema>;
+export type ImageBehaviour = z.output<typeof ImageBehaviourSchema>;
+export type Fault = (typeof FAULTS)[number];
