@@ -1,0 +1,79 @@
+// The command line as a user runs it: exit codes, stdout holding only the result, and errors
+// that name the file, step, field, what was found and what was expected.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const node = join(root, 'node_modules', '.bin', 'node');
+
+function sim(...args: string[]) {
+  const r = spawnSync(node, [join(root, 'sim', 'cli.ts'), ...args], { cwd: root, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function scenarioFile(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kal-cli-'));
+  const f = join(dir, 'broken.yaml');
+  writeFileSync(f, text);
+  return f;
+}
+
+describe('sim CLI', () => {
+  it('prints one JSON object with the documented keys for --json', () => {
+    const r = sim('run', 'content/scenarios/pending-pod.yaml', '--json', '--until', '15s');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out)).toEqual(['name', 'seed', 'until', 'objects', 'changes', 'trace', 'outputs']);
+    expect(out.until).toBe(15);
+    expect(Object.keys(out.objects).sort()).toEqual(['deployments', 'endpointslices', 'events', 'leases', 'nodes', 'pods', 'replicasets', 'services']);
+    const pod = out.objects.pods.find((p: { metadata: { name: string } }) => p.metadata.name === 'big');
+    expect(pod).toMatchObject({ apiVersion: 'v1', kind: 'Pod', status: { phase: 'Pending' } });
+    expect(pod.metadata.uid).toBeTruthy();
+    expect(out.changes[0]).toMatchObject({ t: 0, type: 'ADDED', resource: 'pods' });
+    expect(out.outputs.map((o: { command: string }) => o.command)).toEqual(['kubectl apply -f -', 'kubectl get pods', 'kubectl describe pod big']);
+    for (const e of out.trace) expect(e).toEqual(expect.objectContaining({ t: expect.any(Number), seq: expect.any(Number), kind: expect.any(String), from: expect.any(String), to: expect.any(String) }));
+  });
+  it('honours --seed and gives the same output for the same seed', () => {
+    const a = sim('run', 'content/scenarios/apply-to-running.yaml', '--seed', '11', '--until', '5s');
+    const b = sim('run', 'content/scenarios/apply-to-running.yaml', '--seed', '11', '--until', '5s');
+    const c = sim('run', 'content/scenarios/apply-to-running.yaml', '--seed', '12', '--until', '5s');
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).not.toBe(c.stdout);
+    expect(a.stdout).toContain('# scenario apply-to-running (seed 11, until 5s)');
+  });
+  it('prints a summary for --summary', () => {
+    const r = sim('run', 'content/scenarios/apply-to-running.yaml', '--summary');
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s).toMatchObject({ name: 'apply-to-running', virtualEnd: 60, nodesByReady: { True: 4 } });
+    expect(s.podsByPhase.Running).toBe(13);
+    expect(typeof s.wallMs).toBe('number');
+  });
+  it('exits 2 with a message naming the file, step, field, found and expected', () => {
+    const f = scenarioFile('name: demo\nseed: 1\nuntil: 5m\nsteps:\n  - at: 30s\n    fault: explode\n    node: node-1\n');
+    const r = sim('run', f);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${f}: invalid scenario`);
+    expect(r.stderr).toContain('step 1 (at 30s): fault (line 6): found "explode", expected one of node-down, node-up');
+  });
+  it('exits 2 for a missing file and for bad flags', () => {
+    expect(sim('run', 'nope.yaml').stderr).toContain('cannot read scenario file "nope.yaml": no such file');
+    const r = sim('run', 'content/scenarios/pending-pod.yaml', '--until', 'soon');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--until: found "soon", expected a duration such as 90s, 5m or 1h30m');
+    expect(sim('walk').code).toBe(2);
+  });
+  it('keeps running when a kubectl step is wrong, recording kubectl\'s error', () => {
+    const f = scenarioFile('name: demo\nseed: 1\nuntil: 5s\nsteps:\n  - at: 1s\n    kubectl: get pods nope\n  - at: 2s\n    apply: "kind: Deployment\\n"\n');
+    const r = sim('run', f, '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.outputs[0]).toMatchObject({ exitCode: 1, stderr: 'Error from server (NotFound): pods "nope" not found\n' });
+    expect(out.outputs[1].exitCode).not.toBe(0);
+    expect(out.outputs[1].stderr).toMatch(/^error: /);
+  });
+});
