@@ -16,10 +16,11 @@ function commentBlock(lines: string[], i: number): { text: string; end: number }
   const out: string[] = [];
   let j = i;
   for (; j < lines.length; j++) {
-    const m = /^\s*(?:\/\/+|\*|\/\*\*?)\s?(.*?)\s*(?:\*\/)?$/.exec(lines[j]);
-    if (!m || (j > i && /Simplification:/.test(m[1]))) break;
-    if (j > i && m[1] === '') break;
-    out.push(m[1]);
+    const m = /^\s*(?:\/\/+|\*|\/\*\*?)\s?(.*?)\s*(?:\*\/)?$/.exec(lines[j] ?? '');
+    const body = m?.[1];
+    if (body === undefined || (j > i && /Simplification:/.test(body))) break;
+    if (j > i && body === '') break;
+    out.push(body);
   }
   return { text: out.join(' ').replace(/\s+/g, ' ').trim(), end: j };
 }
@@ -30,16 +31,17 @@ export function extractFidelity(file: string, source: string): FidelityEntry | u
   let mirrors = '';
   let start = 0;
   const first = lines.findIndex((l) => l.trim() !== '' && !l.startsWith('///'));
-  if (first >= 0 && /^\s*\/\/\s*Mirrors\b/.test(lines[first])) {
+  if (first >= 0 && /^\s*\/\/\s*Mirrors\b/.test(lines[first] ?? '')) {
     const block = commentBlock(lines, first);
     mirrors = block.text.replace(/^Mirrors\s+/, '');
     start = block.end;
   }
   const simplifications: string[] = [];
   for (let i = start; i < lines.length; i++) {
-    const idx = lines[i].indexOf('Simplification:');
+    const line = lines[i] ?? '';
+    const idx = line.indexOf('Simplification:');
     // A quoted "Simplification:" is a reference to the notes, not a note.
-    if (idx < 0 || lines[i][idx - 1] === '"' || !/^\s*(\/\/|\*|\/\*)/.test(lines[i])) continue;
+    if (idx < 0 || line[idx - 1] === '"' || !/^\s*(\/\/|\*|\/\*)/.test(line)) continue;
     const { text, end } = commentBlock(lines, i);
     const note = text.slice(text.indexOf('Simplification:') + 'Simplification:'.length).trim();
     if (note) simplifications.push(note);
