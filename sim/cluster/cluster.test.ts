@@ -61,6 +61,7 @@ describe('node failure', () => {
     const run = new ScenarioRun(sc, { freeze: true });
     run.runUntil(60_000);
     const victim = webPods(run).find((p) => p.spec.nodeName === 'node-1');
+    if (!victim) throw new Error('the scenario must place one of its Pods on node-1');
     const before = new Set(webPods(run).map((p) => p.metadata.uid));
     run.runUntil(sc.until);
     const changes = run.cluster.apiserver.changes;
@@ -73,7 +74,7 @@ describe('node failure', () => {
     expect(getNodeCondition(node, 'Ready')).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
     expect(node.spec.taints?.map((t) => `${t.key}:${t.effect}`)).toContain('node.kubernetes.io/unreachable:NoExecute');
     expect(run.cluster.kubectl('get nodes').stdout).toMatch(/node-1\s+NotReady/);
-    if (victim) {
+    {
       const deleted = changes.find((c) => c.object.metadata.uid === victim.metadata.uid && c.object.metadata.deletionTimestamp)!;
       expect(deleted.t - unknownAt).toBeGreaterThanOrEqual(299);
       expect(deleted.t - unknownAt).toBeLessThanOrEqual(306);
@@ -104,5 +105,37 @@ describe('rolling update', () => {
     const pods = webPods(run).filter((p) => !p.metadata.deletionTimestamp);
     expect(pods).toHaveLength(10);
     expect(pods.every((p) => p.spec.containers[0].image === 'nginx:1.27')).toBe(true);
+  });
+});
+
+describe('partition', () => {
+  it('replaces the Pod of a cut-off node while its container keeps running there, and cleans up after heal', () => {
+    const sc = load('partition');
+    const run = new ScenarioRun(sc, { freeze: true });
+    run.runUntil(59_000);
+    const victim = webPods(run).find((p) => p.spec.nodeName === 'node-1');
+    if (!victim) throw new Error('the scenario must place one of its Pods on node-1');
+    run.runUntil(7 * 60_000);
+    const ps = run.cluster.exec('node-1', 'crictl ps');
+    {
+      expect(ps.stdout).toContain(victim.metadata.name);
+      expect(ps.stdout).toMatch(/Running\s+nginx/);
+      expect(run.cluster.kubectl('get pods').stdout).toMatch(new RegExp(`${victim.metadata.name}\\s+1/1\\s+Terminating`));
+    }
+    run.runUntil(sc.until);
+    const pods = webPods(run);
+    expect(pods.filter((p) => p.status.phase === 'Running' && !p.metadata.deletionTimestamp)).toHaveLength(3);
+    // After heal the kubelet finishes the deletion: the old Pod object is gone.
+    expect(pods.some((p) => p.metadata.uid === victim.metadata.uid)).toBe(false);
+  });
+});
+
+describe('broken images', () => {
+  it('shows ImagePullBackOff and CrashLoopBackOff with growing restarts', () => {
+    const run = new ScenarioRun(load('broken-images'), { freeze: true }).run();
+    const [at20, at120] = run.outputs.filter((o) => o.command === 'kubectl get pods');
+    expect(at20.stdout).toMatch(/^api-\S+\s+0\/1\s+ImagePullBackOff\s+0\s+20s$/m);
+    expect(at20.stdout).toMatch(/^worker-\S+\s+0\/1\s+CrashLoopBackOff\s+1 \(\d+s ago\)\s+20s$/m);
+    expect(at120.stdout).toMatch(/^worker-\S+\s+0\/1\s+\S+\s+[3-6] \(\d+s ago\)\s+2m$/m);
   });
 });
