@@ -44,24 +44,56 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** changedFields lists the dotted paths, two levels deep, whose values differ (for the trace). */
+/** hasUndefined reports whether an object graph holds an undefined-valued property (deepClone drops them). */
+export function hasUndefined(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (v[i] === undefined || hasUndefined(v[i])) return true;
+    return false;
+  }
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x === undefined || hasUndefined(x)) return true;
+  }
+  return false;
+}
+
+/**
+ * changedFields lists the dotted paths, two levels deep, whose values differ (for the trace).
+ * Stored objects are immutable and share unchanged parts, so identical references are skipped
+ * before any deep comparison.
+ */
 export function changedFields(a: unknown, b: unknown): string[] {
   const out: string[] = [];
   const ao = (a ?? {}) as Record<string, unknown>;
   const bo = (b ?? {}) as Record<string, unknown>;
-  for (const top of new Set([...Object.keys(ao), ...Object.keys(bo)])) {
-    if (top === 'apiVersion' || top === 'kind') continue;
-    const x = ao[top];
-    const y = bo[top];
-    if (deepEqual(x, y)) continue;
-    if (x && y && typeof x === 'object' && typeof y === 'object' && !Array.isArray(x) && !Array.isArray(y)) {
-      const xo = x as Record<string, unknown>;
-      const yo = y as Record<string, unknown>;
-      for (const k of new Set([...Object.keys(xo), ...Object.keys(yo)])) {
-        if (top === 'metadata' && (k === 'resourceVersion' || k === 'managedFields')) continue;
-        if (!deepEqual(xo[k], yo[k])) out.push(`${top}.${k}`);
-      }
-    } else out.push(top);
+  const ak = Object.keys(ao);
+  for (let i = 0; i < ak.length; i++) changedTop(ak[i], ao[ak[i]], bo[ak[i]], out);
+  const bk = Object.keys(bo);
+  for (let i = 0; i < bk.length; i++) {
+    const k = bk[i];
+    if (ao[k] === undefined && !Object.hasOwn(ao, k)) changedTop(k, undefined, bo[k], out);
   }
   return out.sort();
+}
+
+function changedTop(top: string, x: unknown, y: unknown, out: string[]): void {
+  if (x === y || top === 'apiVersion' || top === 'kind') return;
+  if (x && y && typeof x === 'object' && typeof y === 'object' && !Array.isArray(x) && !Array.isArray(y)) {
+    const xo = x as Record<string, unknown>;
+    const yo = y as Record<string, unknown>;
+    const meta = top === 'metadata';
+    const xk = Object.keys(xo);
+    for (let i = 0; i < xk.length; i++) {
+      const k = xk[i];
+      if (meta && (k === 'resourceVersion' || k === 'managedFields')) continue;
+      if (xo[k] !== yo[k] && !deepEqual(xo[k], yo[k])) out.push(`${top}.${k}`);
+    }
+    const yk = Object.keys(yo);
+    for (let i = 0; i < yk.length; i++) {
+      const k = yk[i];
+      if (yo[k] === undefined || (meta && (k === 'resourceVersion' || k === 'managedFields'))) continue;
+      if (xo[k] === undefined && !Object.hasOwn(xo, k)) out.push(`${top}.${k}`);
+    }
+  } else if (!deepEqual(x, y)) out.push(top);
 }

@@ -4,7 +4,7 @@
 // staging/src/k8s.io/apiserver/pkg/storage/cacher). Every client reaches the cluster through here;
 // only this component talks to etcd.
 
-import { changedFields, deepClone, deepFreeze } from '../api/clone.ts';
+import { changedFields, deepClone, deepFreeze, hasUndefined } from '../api/clone.ts';
 import type { Selector } from '../api/labels.ts';
 import type { AnyObject, Binding, Node, Pod, ResourceName, Service } from '../api/types.ts';
 import { formatTime } from '../engine/clock.ts';
@@ -141,7 +141,7 @@ export class KubeAPIServer {
       reason = st?.reason ?? 'InternalError';
       throw e;
     } finally {
-      if (code !== 0 || reachable)
+      if ((code !== 0 || reachable) && this.sim.records('request'))
         this.sim.record({ kind: 'request', from: user, to: APISERVER, verb, resource, namespace: ns, name, code, reason, fields });
     }
   }
@@ -217,11 +217,15 @@ export class KubeAPIServer {
 
   // ---- verbs ----
 
-  /** create mirrors Store.Create: name generation, uid, timestamps, defaulting, admission, validation. */
-  create<T extends AnyObject>(user: string, resource: ResourceName, input: T): T {
+  /**
+   * create mirrors Store.Create: name generation, uid, timestamps, defaulting, admission, validation.
+   * handOff says the caller built input afresh and never touches it again, so the copy that stands
+   * for decoding the request is skipped (kube-apiserver keeps and may change the object).
+   */
+  create<T extends AnyObject>(user: string, resource: ResourceName, input: T, handOff = false): T {
     const r = this.info(resource);
     let out: T | undefined;
-    const obj = deepClone(input);
+    const obj = decoded(input, handOff);
     this.request(user, 'create', resource, obj.metadata?.namespace, obj.metadata?.name || obj.metadata?.generateName, () => {
       obj.apiVersion = apiVersionOf(r) as T['apiVersion'];
       obj.kind = r.kind as T['kind'];
@@ -301,10 +305,10 @@ export class KubeAPIServer {
    * status changes and the status subresource ignores everything but status (and, for Nodes and
    * Pods, nothing in spec). A stale resourceVersion gets 409 Conflict.
    */
-  update<T extends AnyObject>(user: string, resource: ResourceName, input: T, subresource?: 'status'): T {
+  update<T extends AnyObject>(user: string, resource: ResourceName, input: T, subresource?: 'status', handOff = false): T {
     const r = this.info(resource);
     let out: T | undefined;
-    const obj = deepClone(input);
+    const obj = decoded(input, handOff);
     const ns = r.namespaced ? obj.metadata?.namespace : undefined;
     const name = obj.metadata?.name;
     this.request(user, 'update', subresource ? `${resource}/${subresource}` : resource, ns, name, () => {
@@ -354,10 +358,11 @@ export class KubeAPIServer {
       }
       if (m.generateName === undefined) delete m.generateName;
       if (m.namespace === undefined) delete m.namespace;
-      m.generation = cur.metadata.generation;
+      if (cur.metadata.generation !== undefined) m.generation = cur.metadata.generation;
+      else delete m.generation;
       next.metadata = m;
       this.defaultAndAdmit(r, next as unknown as AnyObject, false);
-      if (r.tracksGeneration && JSON.stringify(c.spec) !== JSON.stringify(next.spec)) m.generation = (cur.metadata.generation ?? 0) + 1;
+      if (r.tracksGeneration && c.spec !== next.spec && JSON.stringify(c.spec) !== JSON.stringify(next.spec)) m.generation = (cur.metadata.generation ?? 0) + 1;
       if (r.resource === 'services') {
         const s = next as unknown as Service;
         const cs = cur as unknown as Service;
@@ -401,7 +406,10 @@ export class KubeAPIServer {
       const key = keyFor(r, r.namespaced ? ns : undefined, name);
       const cur = this.etcd.get<T>(key);
       if (!cur) throw newNotFound(qualifiedResource(r), name);
-      const patched = mergePatch(deepClone(cur.value), deepClone(patch)) as T;
+      // Status patches, and kinds whose update path changes only the top level and metadata, build
+      // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
+      const shared = subresource === 'status' || !defaultedInPlace.has(r.kind);
+      const patched = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
       const rv = (patch as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion;
       if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
       const next = this.merge(r, cur.value, patched, subresource);
@@ -436,7 +444,7 @@ export class KubeAPIServer {
         let grace = opts.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
         if (!pod.spec.nodeName || pod.status.phase === 'Succeeded' || pod.status.phase === 'Failed') grace = 0;
         if (grace > 0) {
-          const next = deepClone(pod);
+          const next = { ...pod, metadata: { ...pod.metadata } };
           const deadline = this.sim.now() + grace * 1000;
           const existing = pod.metadata.deletionTimestamp;
           // Graceful deletion may shorten but never extend a pending grace period.
@@ -489,11 +497,15 @@ export class KubeAPIServer {
         throw newConflict('pods/binding', name, `Precondition failed: UID in precondition: ${binding.metadata.uid}, UID in object meta: ${pod.metadata.uid}`);
       if (pod.metadata.deletionTimestamp) throw newConflict('pods/binding', name, `pod ${name} is being deleted, cannot be assigned to a host`);
       if (pod.spec.nodeName) throw newConflict('pods/binding', name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
-      const next = deepClone(pod);
-      next.spec.nodeName = binding.target.name;
-      const conds = (next.status.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+      // The bound Pod shares everything but the changed paths with the stored one.
+      const conds = (pod.status.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
       conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTime(this.sim.now()) });
-      next.status.conditions = conds;
+      const next: Pod = {
+        ...pod,
+        metadata: { ...pod.metadata },
+        spec: { ...pod.spec, nodeName: binding.target.name },
+        status: { ...pod.status, conditions: conds },
+      };
       const res = this.etcd.update<Pod>(key, cur.modRevision, (rev) => this.withRV(next, rev));
       this.recordStore('txn-update', key, res.revision, r, ns, name);
       return { code: 201, fields: ['spec.nodeName', 'status.conditions'] };
@@ -540,7 +552,7 @@ export class KubeAPIServer {
   }
 
   private recordStore(op: 'txn-create' | 'txn-update' | 'txn-delete', key: string, revision: number, r: ResourceInfo, ns?: string, name?: string): void {
-    this.sim.record({ kind: 'store', from: APISERVER, to: ETCD, op, key, revision, resource: r.resource, namespace: ns, name });
+    if (this.sim.records('store')) this.sim.record({ kind: 'store', from: APISERVER, to: ETCD, op, key, revision, resource: r.resource, namespace: ns, name });
   }
 
   // onStoreEvent is the watch cache: one etcd event becomes one delivery to every watcher.
@@ -566,6 +578,7 @@ export class KubeAPIServer {
       if (a === undefined || b === undefined) targets.push(...(this.podWatchersByNode.get('') ?? []));
     }
     const cause = this.sim.cause;
+    const tracing = this.sim.records('watch');
     for (const s of targets) {
       if (s.closed || revision <= s.since) continue;
       if (!this.reachable(s.user)) {
@@ -584,7 +597,7 @@ export class KubeAPIServer {
       else if (before) t = 'DELETED';
       else continue;
       const m = (t === 'DELETED' ? deleted : obj).metadata;
-      const seq = this.sim.record({
+      const seq = tracing && this.sim.record({
         kind: 'watch',
         from: APISERVER,
         to: s.user,
@@ -604,6 +617,30 @@ export class KubeAPIServer {
   nodes(): Node[] {
     return this.peekAll<Node>('nodes');
   }
+}
+
+// decoded is the object kube-apiserver works on: a copy of the client's, as decoding makes one,
+// unless the client handed it off. A handed-off object with undefined fields is still copied,
+// since the copy drops them (as encoding would).
+function decoded<T>(input: T, handOff: boolean): T {
+  return handOff && !hasUndefined(input) ? input : deepClone(input);
+}
+
+/** defaultedInPlace are the kinds whose update path defaults or overwrites fields below the top level. */
+const defaultedInPlace = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Service']);
+
+// applyMergePatch is mergePatch without touching target: objects along the patch's paths are
+// copied, everything else is shared, and values from the patch are copied.
+function applyMergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return deepClone(patch);
+  const t: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const k in patch as Record<string, unknown>) {
+    const v = (patch as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    if (v === null) delete t[k];
+    else t[k] = applyMergePatch(t[k], v);
+  }
+  return t;
 }
 
 function withDeleteRV(o: AnyObject, rev: number): AnyObject {

@@ -15,8 +15,12 @@ export class Client {
     this.user = user;
   }
 
-  create<T extends AnyObject>(resource: ResourceName, obj: T): T {
-    return this.apiserver.create(this.user, resource, obj);
+  /**
+   * create POSTs obj. handOff promises that obj was built for this call and is never touched
+   * again (not even read): kube-apiserver then keeps it instead of copying it.
+   */
+  create<T extends AnyObject>(resource: ResourceName, obj: T, handOff = false): T {
+    return this.apiserver.create(this.user, resource, obj, handOff);
   }
 
   get<T extends AnyObject>(resource: ResourceName, namespace: string | undefined, name: string): T {
@@ -27,12 +31,14 @@ export class Client {
     return this.apiserver.list<T>(this.user, resource, opts);
   }
 
-  update<T extends AnyObject>(resource: ResourceName, obj: T): T {
-    return this.apiserver.update(this.user, resource, obj);
+  /** update PUTs obj; handOff as for create. */
+  update<T extends AnyObject>(resource: ResourceName, obj: T, handOff = false): T {
+    return this.apiserver.update(this.user, resource, obj, undefined, handOff);
   }
 
-  updateStatus<T extends AnyObject>(resource: ResourceName, obj: T): T {
-    return this.apiserver.update(this.user, resource, obj, 'status');
+  /** updateStatus PUTs obj to the status subresource; handOff as for create. */
+  updateStatus<T extends AnyObject>(resource: ResourceName, obj: T, handOff = false): T {
+    return this.apiserver.update(this.user, resource, obj, 'status', handOff);
   }
 
   /** patch sends a JSON merge patch; subresource "status" patches status only. */

@@ -62,7 +62,7 @@ export class EventRecorder {
         reportingComponent: this.component,
         reportingInstance: this.host ?? '',
       };
-      this.client.create('events', ev);
+      this.client.create('events', ev, true);
       // Upstream's correlator keeps an LRU of 4096 events; forget the oldest beyond that.
       if (this.seen.size >= 4096) this.seen.delete(this.seen.keys().next().value!);
       this.seen.set(key, { name, namespace: ns, count: 1, first: now });
@@ -71,9 +71,16 @@ export class EventRecorder {
     }
   }
 
-  // allow is the spam filter's token bucket: burst 25, one token back every 300 s.
+  // allow is the spam filter's token bucket: burst 25, one token back every 300 s. Like upstream's
+  // (an LRU cache of 4096 entries, maxLruCacheEntries) it forgets the least recently used source
+  // and object beyond that, which then starts again with a full bucket.
   private allow(objectKey: string, now: number): boolean {
-    const b = this.buckets.get(objectKey) ?? { tokens: 25, last: now };
+    let b = this.buckets.get(objectKey);
+    if (b) this.buckets.delete(objectKey);
+    else {
+      b = { tokens: 25, last: now };
+      if (this.buckets.size >= 4096) this.buckets.delete(this.buckets.keys().next().value!);
+    }
     b.tokens = Math.min(25, b.tokens + (now - b.last) / 300_000);
     b.last = now;
     this.buckets.set(objectKey, b);

@@ -29,6 +29,19 @@ export interface Lister<T> {
 
 export type IndexFunc<T> = (obj: T) => string[];
 
+// One watch event reaches every watcher of its resource one after another with the same (never
+// mutated) object, so the key of the last object seen is kept and reused.
+let lastObj: AnyObject | undefined;
+let lastKey = '';
+
+function watchedKey(o: AnyObject): string {
+  if (o !== lastObj) {
+    lastObj = o;
+    lastKey = metaNamespaceKey(o);
+  }
+  return lastKey;
+}
+
 /** Informer is one component's cached, watched view of one resource. */
 export class Informer<T extends AnyObject> implements Lister<T> {
   readonly resource: ResourceName;
@@ -123,7 +136,7 @@ export class Informer<T extends AnyObject> implements Lister<T> {
   }
 
   private onEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: T): void {
-    const k = metaNamespaceKey(obj);
+    const k = watchedKey(obj);
     const old = this.cache.get(k);
     if (type === 'DELETED') {
       if (!old) return;

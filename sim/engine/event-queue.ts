@@ -1,8 +1,8 @@
 // A binary min-heap of scheduled callbacks ordered by (time, seq). seq is a global counter, so
 // two events at the same virtual time always run in the order they were scheduled.
 
-/** ScheduledEvent is one entry of the queue. */
-export interface ScheduledEvent {
+/** ScheduledEvent is one entry of the queue; it is also the handle that cancels it. */
+export class ScheduledEvent {
   time: number;
   seq: number;
   /** what names the event for debugging and for the progress line. */
@@ -10,7 +10,19 @@ export interface ScheduledEvent {
   /** cause is the trace seq that led to this event, carried to what it does. */
   cause: number;
   run: () => void;
-  cancelled?: boolean;
+  cancelled = false;
+
+  constructor(time: number, seq: number, what: string, cause: number, run: () => void) {
+    this.time = time;
+    this.seq = seq;
+    this.what = what;
+    this.cause = cause;
+    this.run = run;
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+  }
 }
 
 function less(a: ScheduledEvent, b: ScheduledEvent): boolean {

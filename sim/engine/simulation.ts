@@ -2,7 +2,7 @@
 // schedule callbacks on it and record what they do in the trace; nothing else moves time.
 
 import { Clock } from './clock.ts';
-import { EventQueue, type ScheduledEvent } from './event-queue.ts';
+import { EventQueue, ScheduledEvent } from './event-queue.ts';
 import { Rng } from './rng.ts';
 import { defaultSettings, type Settings } from './settings.ts';
 import type { TraceEntry, TraceEntryInput, TraceLevel } from './trace.ts';
@@ -48,18 +48,21 @@ export class Simulation {
 
   /** at schedules fn at an absolute virtual time (never in the past). */
   at(time: number, what: string, fn: () => void, cause = this.cause): TimerHandle {
-    const e: ScheduledEvent = { time: Math.max(time, this.clock.nowMs), seq: ++this.seq, what, cause, run: fn };
+    const e = new ScheduledEvent(Math.max(time, this.clock.nowMs), ++this.seq, what, cause, fn);
     this.queue.push(e);
-    return {
-      cancel: () => {
-        e.cancelled = true;
-      },
-    };
+    return e;
   }
 
   /** after schedules fn delay milliseconds from now. */
   after(delay: number, what: string, fn: () => void, cause = this.cause): TimerHandle {
     return this.at(this.clock.nowMs + Math.max(0, delay), what, fn, cause);
+  }
+
+  /** records says whether record would keep an entry of this kind (so callers can skip building it). */
+  records(kind: TraceEntry['kind']): boolean {
+    if (this.traceLevel === 'full') return true;
+    if (kind === 'command' || kind === 'fault') return true;
+    return this.traceLevel === 'requests' && (kind === 'request' || kind === 'select');
   }
 
   /** record stamps and appends a trace entry, returning its seq (0 when not recorded). */

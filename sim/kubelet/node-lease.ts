@@ -12,7 +12,6 @@ import type { Client } from '../client/client.ts';
 import { formatMicroTime } from '../engine/clock.ts';
 import type { Rng } from '../engine/rng.ts';
 import type { Simulation, TimerHandle } from '../engine/simulation.ts';
-import { deepClone } from '../api/clone.ts';
 
 export const NodeLeaseNamespace = 'kube-node-lease';
 /** maxBackoff is the lease controller's cap on ensureLease retries. */
@@ -115,7 +114,7 @@ export class NodeLeaseController {
     }
     try {
       return {
-        lease: this.client.create<Lease>('leases', this.newLease(undefined)),
+        lease: this.client.create<Lease>('leases', this.newLease(undefined), true),
         created: true,
       };
     } catch {
@@ -128,7 +127,7 @@ export class NodeLeaseController {
   private retryUpdateLease(base: Lease): boolean {
     if (!this.client.reachable()) return false;
     try {
-      this.latestLease = this.client.update<Lease>('leases', this.newLease(base));
+      this.latestLease = this.client.update<Lease>('leases', this.newLease(base), true);
       return true;
     } catch (e) {
       if (!isConflict(e)) return false;
@@ -138,7 +137,7 @@ export class NodeLeaseController {
     this.latestLease = r.lease;
     if (r.created) return true;
     try {
-      this.latestLease = this.client.update<Lease>('leases', this.newLease(r.lease));
+      this.latestLease = this.client.update<Lease>('leases', this.newLease(r.lease), true);
       return true;
     } catch {
       return false;
@@ -146,9 +145,10 @@ export class NodeLeaseController {
   }
 
   // newLease mirrors controller.newLease: holder, duration, renewTime now, owner reference to the Node.
+  // A renewal copies only what it changes (base is the stored Lease, which is never mutated).
   private newLease(base: Lease | undefined): Lease {
     const lease: Lease = base
-      ? deepClone(base)
+      ? { ...base, metadata: { ...base.metadata }, spec: { ...base.spec } }
       : ({
           apiVersion: 'coordination.k8s.io/v1',
           kind: 'Lease',

@@ -562,13 +562,8 @@ export function hasRevisionHistoryLimit(d: Deployment): boolean {
  * empty map or list equals a missing one. Simplification: quantities compare as written.
  */
 export function semanticEqual(a: unknown, b: unknown): boolean {
-  const empty = (v: unknown) =>
-    v === undefined ||
-    v === null ||
-    (Array.isArray(v) && v.length === 0) ||
-    (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
   if (a === b) return true;
-  if (empty(a) && empty(b)) return true;
+  if (isEmpty(a) && isEmpty(b)) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
@@ -577,21 +572,49 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!semanticEqual(a[i], bb[i])) return false;
     return true;
   }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  for (const k of new Set([...Object.keys(ao), ...Object.keys(bo)]))
-    if (!semanticEqual(ao[k], bo[k])) return false;
+  return fieldsEqual(a as Record<string, unknown>, b as Record<string, unknown>, undefined, undefined);
+}
+
+// isEmpty is a value the semantic comparison treats as absent.
+function isEmpty(v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.length === 0;
+  for (const k in v) if (Object.hasOwn(v, k)) return false;
+  return true;
+}
+
+// fieldsEqual compares two objects over the union of their keys; the field `special` (if any)
+// is compared with `cmp` instead, and is compared even when neither object has it.
+function fieldsEqual(
+  ao: Record<string, unknown>,
+  bo: Record<string, unknown>,
+  special: string | undefined,
+  cmp: ((x: unknown, y: unknown) => boolean) | undefined,
+): boolean {
+  const ak = Object.keys(ao);
+  for (let i = 0; i < ak.length; i++) {
+    const k = ak[i];
+    if (k === special ? !cmp!(ao[k], bo[k]) : !semanticEqual(ao[k], bo[k])) return false;
+  }
+  const bk = Object.keys(bo);
+  for (let i = 0; i < bk.length; i++) {
+    const k = bk[i];
+    if (Object.hasOwn(ao, k)) continue;
+    if (k === special ? !cmp!(undefined, bo[k]) : !semanticEqual(undefined, bo[k])) return false;
+  }
+  if (special !== undefined && !Object.hasOwn(ao, special) && !Object.hasOwn(bo, special)) return cmp!(undefined, undefined);
   return true;
 }
 
 /** equalIgnoreHash compares two Pod templates, ignoring the pod-template-hash label. */
 export function equalIgnoreHash(t1: PodTemplateSpec, t2: PodTemplateSpec): boolean {
-  const strip = (t: PodTemplateSpec): PodTemplateSpec => {
-    const labels = { ...(t.metadata?.labels ?? {}) };
-    delete labels[DefaultDeploymentUniqueLabelKey];
-    return { ...t, metadata: { ...(t.metadata ?? {}), labels } };
-  };
-  return semanticEqual(strip(t1), strip(t2));
+  // The same as comparing copies whose metadata.labels lack the label, without making them.
+  const labelsEqual = (x: unknown, y: unknown) =>
+    fieldsEqual((x ?? {}) as Record<string, unknown>, (y ?? {}) as Record<string, unknown>, DefaultDeploymentUniqueLabelKey, () => true);
+  const metadataEqual = (x: unknown, y: unknown) =>
+    fieldsEqual((x ?? {}) as Record<string, unknown>, (y ?? {}) as Record<string, unknown>, 'labels', labelsEqual);
+  return fieldsEqual(t1 as unknown as Record<string, unknown>, t2 as unknown as Record<string, unknown>, 'metadata', metadataEqual);
 }
 
 /**

@@ -526,7 +526,8 @@ export class NodeLifecycleController {
     }
     this.nodeHealthMap.set(name, nodeHealth);
 
-    if (now > nodeHealth.probeTimestamp + gracePeriod) {
+    // A Ready condition already Unknown is left as it is, so there is nothing to post.
+    if (now > nodeHealth.probeTimestamp + gracePeriod && currentReadyCondition?.status !== 'Unknown') {
       // Neither status nor Lease within the grace period: post Unknown, whatever the value was.
       const updated = deepClone(node);
       const conds = (updated.status.conditions ??= []);

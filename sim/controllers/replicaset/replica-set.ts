@@ -569,7 +569,7 @@ export class ReplicaSetController {
   private createPod(rs: ReplicaSet): StatusError | undefined {
     const pod = getPodFromTemplate(rs.spec.template, rs, newControllerRef(rs));
     try {
-      const created = this.client.create<Pod>('pods', pod);
+      const created = this.client.create<Pod>('pods', pod, true);
       this.recorder.event(
         rs,
         'Normal',
