@@ -16,3 +16,5 @@ export { formatTime, parseTime, parseDuration, formatDuration } from './engine/c
 export { snapshot, restore } from './scenario/snapshot.ts';
 export type { Snapshot } from './scenario/snapshot.ts';
 export type * from './api/types.ts';
+export * from './projections/index.ts';
+export type * from './projections/index.ts';
