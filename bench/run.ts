@@ -27,17 +27,18 @@ function p95(xs: number[]): number {
 function grading(): void {
   for (const name of ['node-failure', 'apply-to-running', 'rolling-update']) {
     const sc = load(name);
-    for (let i = 0; i < 5; i++) new ScenarioRun(sc, { seed: i }).run();
+    // V8 needs a few dozen runs to reach steady state (JIT tiers, inline caches).
+    for (let i = 0; i < 30; i++) new ScenarioRun(sc, { seed: i }).run();
     const times: number[] = [];
     let events = 0;
-    for (let i = 0; i < 30; i++) {
+    for (let i = 0; i < 60; i++) {
       const t0 = performance.now();
       const run = new ScenarioRun(sc, { seed: 100 + i }).run();
       times.push(performance.now() - t0);
       events = run.cluster.sim.eventsProcessed;
     }
     console.log(
-      `grading ${name}: median ${median(times).toFixed(2)} ms, p95 ${p95(times).toFixed(2)} ms per run (${events} events, ${sc.until / 1000}s virtual, 30 runs after 5 warm-up)`,
+      `grading ${name}: median ${median(times).toFixed(2)} ms, p95 ${p95(times).toFixed(2)} ms per run (${events} events, ${sc.until / 1000}s virtual, 60 runs after 30 warm-up)`,
     );
   }
 }
