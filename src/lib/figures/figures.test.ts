@@ -1,0 +1,329 @@
+// Structure tests for the static figure renderers: they draw what the projection models say, in
+// accessible SVG, with every string escaped, and the same input always gives the same output.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  componentGraph,
+  nodeTimeline,
+  replicaSetReplicas,
+  resourceDiagram,
+  sequenceDiagram,
+  type ComponentGraph,
+  type ResourceDiagram,
+  type SequenceDiagram,
+} from '../../../sim/index.ts';
+import { classSvg } from './class-svg.ts';
+import { graphSvg } from './graph-svg.ts';
+import { FigureError, figureId, runFor, SCENARIO_DIR } from './run.ts';
+import { sequenceSvg } from './sequence-svg.ts';
+import { esc, textWidth } from './svg.ts';
+import { nodeBand, niceStep, replicaSetSeries, stepChart, ticks } from './timeline-svg.ts';
+
+const apply = runFor({ scenario: 'apply-to-running', seed: 1, page: 'test' });
+const failure = runFor({ scenario: 'node-failure', seed: 7, page: 'test' });
+const rolling = runFor({ scenario: 'rolling-update', seed: 3, page: 'test' });
+
+const XSS = '<script>alert("x")</script>';
+
+/** count counts the occurrences of a pattern. */
+function count(s: string, re: RegExp): number {
+  return [...s.matchAll(re)].length;
+}
+
+/** expectAccessibleSvg checks the frame every figure shares. */
+function expectAccessibleSvg(svg: string, id: string) {
+  expect(svg.startsWith('<svg')).toBe(true);
+  expect(svg).toContain('role="img"');
+  expect(svg).toContain(`aria-labelledby="${id}-title ${id}-desc"`);
+  expect(svg).toMatch(new RegExp(`<title id="${id}-title">[^<]+</title>`));
+  expect(svg).toMatch(new RegExp(`<desc id="${id}-desc"[^>]*>[^<]+</desc>`));
+  expect(svg).toMatch(/viewBox="-?[\d.]+ -?[\d.]+ \d+ \d+"/);
+  expect(svg).toContain('width="100%"');
+  expect(svg).not.toContain('<script');
+  expect(svg).not.toMatch(/NaN|undefined|Infinity/);
+}
+
+describe('esc', () => {
+  it('escapes markup and quotes', () => {
+    expect(esc(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
+  });
+  it('measures wide characters wider', () => {
+    expect(textWidth('ノード', 12)).toBeGreaterThan(textWidth('abc', 12));
+  });
+});
+
+describe('sequenceSvg', () => {
+  const d = sequenceDiagram(apply, {
+    follow: { resource: 'pods', namespace: 'default', label: 'app=web', index: 0 },
+    waitNotes: true,
+  });
+  const svg = sequenceSvg(d, { id: 'seq' });
+  const arrows = d.steps.filter((s) => s.kind !== 'note');
+
+  it('is an accessible SVG', () => expectAccessibleSvg(svg, 'seq'));
+
+  it('draws one numbered arrow per step and one box per note', () => {
+    expect(count(svg, /class="kal-fig__step /g)).toBe(arrows.length);
+    expect(count(svg, /class="kal-fig__arrow /g) - 2 /* legend */).toBe(arrows.length);
+    expect(count(svg, /class="kal-fig__badge"/g)).toBe(arrows.length);
+    expect(count(svg, /class="kal-fig__note"/g)).toBe(d.steps.length - arrows.length);
+    expect(count(svg, /class="kal-fig__participant"/g)).toBe(d.participants.length);
+  });
+
+  it('dashes exactly the watch deliveries', () => {
+    const watches = arrows.filter((s) => s.kind === 'watch').length;
+    expect(watches).toBeGreaterThan(0);
+    expect(count(svg, /kal-fig__arrow--watch"/g) - 1 /* legend */).toBe(watches);
+    const dashedSteps = [
+      ...svg.matchAll(/kal-fig__step--(\w+)"[^>]*><[^>]*kal-fig__arrow--watch/g),
+    ];
+    expect(dashedSteps.every((m) => m[1] === 'watch')).toBe(true);
+  });
+
+  it('is deterministic', () => {
+    expect(sequenceSvg(d, { id: 'seq' })).toBe(svg);
+  });
+
+  it('escapes names, labels, title and description', () => {
+    const evil: SequenceDiagram = {
+      ...d,
+      title: XSS,
+      description: XSS,
+      participants: [{ id: 'a', label: XSS }, ...d.participants],
+      steps: [
+        {
+          n: 1,
+          t: 0,
+          from: XSS,
+          to: d.participants[0]!.label,
+          kind: 'request',
+          text: XSS,
+          dotted: false,
+          seqs: [],
+        },
+      ],
+    };
+    const out = sequenceSvg(evil, { id: 'x' });
+    expect(out).not.toContain('<script');
+    expect(out).toContain('&lt;script&gt;');
+  });
+
+  it('draws a self-message as a loop', () => {
+    const self: SequenceDiagram = {
+      ...d,
+      steps: [
+        {
+          n: 1,
+          t: 0,
+          from: 'kubelet@node-1',
+          to: 'kubelet@node-1',
+          kind: 'call',
+          text: 'sync',
+          dotted: false,
+          seqs: [],
+        },
+      ],
+      participants: [{ id: 'k', label: 'kubelet@node-1' }],
+    };
+    expect(sequenceSvg(self, { id: 's' })).toMatch(
+      /kal-fig__step--call[^>]*><path d="M[^"]+ L[^"]+ L[^"]+ L/,
+    );
+  });
+
+  it('grows wider with participants and taller with steps', () => {
+    const size = (s: string) =>
+      s
+        .match(/viewBox="[^ ]+ [^ ]+ (\d+) (\d+)"/)!
+        .slice(1)
+        .map(Number);
+    const small = sequenceDiagram(apply, { participants: ['kubectl', 'kube-apiserver'], to: 1 });
+    const big = sequenceDiagram(apply, {
+      participants: ['kubectl', 'kube-apiserver', 'etcd'],
+      to: 1,
+    });
+    const [w1, h1] = size(sequenceSvg(small, { id: 'a' }));
+    const [w2, h2] = size(sequenceSvg(big, { id: 'b' }));
+    expect(w2).toBeGreaterThan(w1!);
+    expect(h2).toBeGreaterThan(h1!);
+  });
+});
+
+describe('graphSvg', () => {
+  const g = componentGraph(apply.trace, { mergeNodes: true });
+  const svg = graphSvg(g, { id: 'g' });
+
+  it('is an accessible SVG', () => expectAccessibleSvg(svg, 'g'));
+
+  it('draws every component and one arrow per edge, styled by kind', () => {
+    expect(count(svg, /class="kal-fig__node"/g)).toBe(g.nodes.length);
+    expect(count(svg, /class="kal-fig__link /g)).toBe(g.edges.length);
+    for (const kind of ['requests', 'watches', 'stores', 'calls'] as const) {
+      const n = g.edges.filter((e) => e.kind === kind).length;
+      expect(count(svg, new RegExp(`class="kal-fig__link kal-fig__link--${kind}"`, 'g'))).toBe(n);
+    }
+    expect(svg).toContain('Worker node');
+    expect(svg).toContain('Control plane');
+  });
+
+  it('puts kube-apiserver between the control plane and the worker node', () => {
+    const xOf = (label: string) => {
+      const node = g.nodes.find((n) => n.label === label)!;
+      const m = new RegExp(`data-id="${node.id}"><rect x="([\\d.]+)"`).exec(svg);
+      return Number(m![1]);
+    };
+    expect(xOf('kube-scheduler')).toBeLessThan(xOf('kube-apiserver'));
+    expect(xOf('kubelet')).toBeGreaterThan(xOf('kube-apiserver'));
+  });
+
+  it('lays out one group per machine when nodes are not merged', () => {
+    const per = graphSvg(componentGraph(apply.trace), { id: 'p' });
+    expect(per).toContain('Worker node node-1');
+    expect(per).toContain('Worker node node-3');
+  });
+
+  it('is deterministic and escapes labels', () => {
+    expect(graphSvg(g, { id: 'g' })).toBe(svg);
+    const evil: ComponentGraph = {
+      ...g,
+      title: XSS,
+      nodes: [...g.nodes, { id: XSS, label: XSS, group: 'control-plane', instances: [] }],
+    };
+    const out = graphSvg(evil, { id: 'x' });
+    expect(out).not.toContain('<script');
+  });
+});
+
+describe('classSvg', () => {
+  const d = resourceDiagram(apply.objects, { namespace: 'default' });
+  const svg = classSvg(d, { id: 'c' });
+
+  it('is an accessible SVG', () => expectAccessibleSvg(svg, 'c'));
+
+  it('draws a box per class and an arrow with two multiplicities per relation', () => {
+    expect(count(svg, /class="kal-fig__class"/g)).toBe(d.classes.length);
+    expect(count(svg, /class="kal-fig__relation"/g)).toBe(d.relations.length);
+    expect(count(svg, /class="kal-fig__mult"/g)).toBe(2 * d.relations.length);
+  });
+
+  it('layers Deployment, ReplicaSet, Pod, Node from left to right', () => {
+    const xOf = (kind: string) =>
+      Number(new RegExp(`data-kind="${kind}"><rect x="([\\d.]+)"`).exec(svg)![1]);
+    expect(xOf('Deployment')).toBeLessThan(xOf('ReplicaSet'));
+    expect(xOf('ReplicaSet')).toBeLessThan(xOf('Pod'));
+    expect(xOf('Pod')).toBeLessThan(xOf('Node'));
+    expect(xOf('Service')).toBeLessThan(xOf('EndpointSlice'));
+  });
+
+  it('escapes field values', () => {
+    const evil: ResourceDiagram = {
+      ...d,
+      classes: [
+        {
+          name: 'Pod',
+          count: 1,
+          objects: [XSS],
+          fields: [{ name: 'name', values: [XSS], more: 0 }],
+        },
+      ],
+      relations: [],
+    };
+    expect(classSvg(evil, { id: 'x' })).not.toContain('<script');
+  });
+});
+
+describe('timelines', () => {
+  it('picks round tick steps', () => {
+    expect(niceStep(900, 8)).toBe(200);
+    expect(niceStep(180, 8)).toBe(50);
+    expect(ticks(180, 50)).toEqual([0, 50, 100, 150]);
+  });
+
+  it('charts one line per ReplicaSet, the total and two dashed bounds', () => {
+    const tl = replicaSetReplicas(rolling.changes, 'web');
+    const series = replicaSetSeries(tl);
+    const svg = stepChart(series, {
+      id: 't',
+      title: 'RS',
+      description: 'd',
+      end: rolling.until,
+      yLabel: 'Pods',
+    });
+    expectAccessibleSvg(svg, 't');
+    expect(count(svg, /kal-fig__series--\d"/g)).toBe(tl.replicaSets.length);
+    expect(count(svg, /kal-fig__series--dashed"/g)).toBe(2);
+    expect(count(svg, /kal-fig__series--dotted"/g)).toBe(1);
+    expect(svg).toContain('replicas + maxSurge = 13');
+    expect(svg).toContain('replicas − maxUnavailable = 8');
+  });
+
+  it('draws the node band with labels as well as fills', () => {
+    const pts = nodeTimeline(failure.changes, 'node-1');
+    const svg = nodeBand(pts, {
+      id: 'n',
+      node: 'node-1',
+      title: XSS,
+      description: 'd',
+      end: failure.until,
+      markers: [{ t: 60, label: 'fault: node-down' }],
+    });
+    expectAccessibleSvg(svg, 'n');
+    expect(svg).toContain('>True</text>');
+    expect(svg).toContain('>Unknown</text>');
+    // Three Unknown points in a row make one segment.
+    expect(count(svg, /kal-fig__band--unknown"/g)).toBe(1);
+    expect(svg).toContain('kal-fig__band--unknown');
+    expect(svg).toContain('fault: node-down');
+    expect(svg).not.toContain('<script');
+  });
+});
+
+describe('runFor', () => {
+  it('caches a run per scenario, seed and end', () => {
+    expect(runFor({ scenario: 'apply-to-running', seed: 1, page: 'other' })).toBe(apply);
+    expect(runFor({ scenario: 'apply-to-running', seed: 2, page: 'other', until: '5s' })).not.toBe(
+      apply,
+    );
+  });
+
+  it('reads scenarios from content/scenarios under the project root', () => {
+    expect(SCENARIO_DIR).toBe(join(process.cwd(), 'content', 'scenarios'));
+    expect(readFileSync(join(SCENARIO_DIR, 'node-failure.yaml'), 'utf8')).toContain(
+      'name: node-failure',
+    );
+  });
+
+  it('fails with the page, the scenario and the loader error for an invalid scenario', () => {
+    const bad = 'name: broken\nseed: 1\nsteps:\n  - at: soon\n    kubectl: get pods\nuntil: 1m\n';
+    let err: unknown;
+    try {
+      runFor({ scenarioYaml: bad, page: 'content/docs/lessons/x.mdx (/lessons/x/)' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(FigureError);
+    const msg = (err as Error).message;
+    expect(msg).toContain('content/docs/lessons/x.mdx (/lessons/x/)');
+    expect(msg).toContain('"broken"');
+    expect(msg).toContain('invalid scenario');
+  });
+
+  it('fails for a missing scenario file and a bad slug', () => {
+    expect(() => runFor({ scenario: 'no-such-scenario', page: '/p/' })).toThrow(
+      /Figure on \/p\/: scenario "no-such-scenario" could not be run\.\nCannot read .*no-such-scenario\.yaml/,
+    );
+    expect(() => runFor({ scenario: '../etc/passwd', page: '/p/' })).toThrow(/file slug/);
+    expect(() => runFor({ page: '/p/' })).toThrow(/scenario=/);
+    expect(() => runFor({ scenario: 'node-failure', until: 'later', page: '/p/' })).toThrow(
+      /duration/,
+    );
+  });
+
+  it('gives stable ids', () => {
+    expect(figureId('sequence', { a: 1 })).toBe(figureId('sequence', { a: 1 }));
+    expect(figureId('sequence', { a: 1 })).not.toBe(figureId('sequence', { a: 2 }));
+    expect(figureId('graph', { a: 1 })).toMatch(/^kal-graph-[0-9a-z]+$/);
+  });
+});

@@ -1,0 +1,210 @@
+// sequenceSvg draws a sequence diagram model (sim/projections/sequence.ts) as static SVG: one
+// lifeline per participant with its box on top, one row per step, numbered solid arrows for
+// requests, etcd writes and node-local calls, dashed arrows with open heads for watch deliveries,
+// loops for self-messages and boxes for notes. Width grows with the participants and the labels
+// between them, height with the steps.
+import type { SequenceDiagram, SequenceStep } from '../../../sim/index.ts';
+import { FIGURE_STRINGS, type FigureLang } from './strings.ts';
+import {
+  esc,
+  line,
+  markerRef,
+  num,
+  polyline,
+  rect,
+  seconds,
+  svgFrame,
+  text,
+  textWidth,
+} from './svg.ts';
+
+export interface SequenceSvgOptions {
+  /** id prefixes the ids inside the SVG; unique on the page. */
+  id: string;
+  lang?: FigureLang;
+  /** numbers draws each arrow's number in a badge at its start (default true). */
+  numbers?: boolean;
+  /** times adds a left gutter with each row's virtual time (default true). */
+  times?: boolean;
+  title?: string;
+  description?: string;
+  descLang?: string;
+}
+
+const FONT = 12;
+const BOX_H = 30;
+const ROW = 30;
+const NOTE_ROW = 28;
+const MIN_GAP = 120;
+const LOOP_W = 26;
+const GUTTER = 54;
+const MARGIN = 12;
+
+/** sequenceSvg renders the diagram; the number of <line>/<path> arrows equals the arrow steps. */
+export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): string {
+  const s = FIGURE_STRINGS[opts.lang ?? 'en'];
+  const numbers = opts.numbers ?? true;
+  const gutter = (opts.times ?? true) ? GUTTER : 0;
+  const ids = d.participants.map((p) => p.label);
+  const col = new Map(ids.map((p, i) => [p, i]));
+  const boxW = ids.map((p) => Math.max(textWidth(p, FONT) + 20, 96));
+  const n = ids.length;
+
+  // Gaps between neighbouring lifelines: wide enough for both boxes, then for every label.
+  const gaps = Array.from({ length: Math.max(n - 1, 0) }, (_, i) =>
+    Math.max(MIN_GAP, (boxW[i]! + boxW[i + 1]!) / 2 + 16),
+  );
+  let rightExtra = 0;
+  const arrows = d.steps.filter((st) => st.kind !== 'note');
+  const labelW = (st: SequenceStep) => textWidth(st.text, FONT) + (numbers ? 26 : 12);
+  const spans = arrows
+    .map((st) => ({ st, a: col.get(st.from) ?? 0, b: col.get(st.to) ?? 0 }))
+    .sort((x, y) => Math.abs(x.a - x.b) - Math.abs(y.a - y.b));
+  for (const { st, a, b } of spans) {
+    if (a === b) {
+      const need = LOOP_W + 10 + textWidth(st.text, FONT) + (numbers ? 20 : 0);
+      if (a < n - 1) gaps[a] = Math.max(gaps[a]!, need);
+      else rightExtra = Math.max(rightExtra, need - boxW[a]! / 2);
+      continue;
+    }
+    const lo = Math.min(a, b);
+    const hi = Math.max(a, b);
+    const have = gaps.slice(lo, hi).reduce((x, y) => x + y, 0);
+    const need = labelW(st);
+    if (have < need) for (let i = lo; i < hi; i++) gaps[i]! += (need - have) / (hi - lo);
+  }
+  const xs: number[] = [];
+  let x = MARGIN + gutter + (boxW[0] ?? 0) / 2;
+  for (let i = 0; i < n; i++) {
+    xs.push(x);
+    x += gaps[i] ?? 0;
+  }
+  let right = n ? xs[n - 1]! + boxW[n - 1]! / 2 + Math.max(rightExtra, 0) : MARGIN + gutter;
+  let left = 0;
+
+  // Rows.
+  const top = MARGIN + BOX_H + 18;
+  let y = top;
+  const body: string[] = [];
+  const timeLabels: string[] = [];
+  let lastTime: number | undefined;
+  const arrowHead = (st: SequenceStep) => markerRef(opts.id, st.dotted ? 'open' : 'solid');
+  const arrowCls = (st: SequenceStep) =>
+    `kal-fig__arrow kal-fig__arrow--${st.dotted ? 'watch' : 'solid'}`;
+  for (const st of d.steps) {
+    const rowH = st.kind === 'note' ? NOTE_ROW : st.from === st.to ? ROW + 12 : ROW;
+    if (gutter && st.t !== lastTime) {
+      timeLabels.push(
+        text(MARGIN + gutter - 10, y + 16, `${seconds(st.t)} s`, {
+          cls: 'kal-fig__time',
+          anchor: 'end',
+        }),
+      );
+      lastTime = st.t;
+    }
+    if (st.kind === 'note') {
+      const over = (st.over ?? [st.from]).map((o) => xs[col.get(o) ?? 0]!);
+      const x0 = Math.min(...over);
+      const x1 = Math.max(...over);
+      const w = Math.max(textWidth(st.text, FONT) + 16, x1 - x0 + 40);
+      const cx = (x0 + x1) / 2;
+      left = Math.min(left, cx - w / 2 - MARGIN - gutter);
+      right = Math.max(right, cx + w / 2);
+      body.push(
+        `<g class="kal-fig__note">${rect(cx - w / 2, y + 3, w, NOTE_ROW - 6, 'kal-fig__note-box', 2)}` +
+          `${text(cx, y + NOTE_ROW / 2 + 4, st.text, { anchor: 'middle' })}</g>`,
+      );
+    } else {
+      const a = xs[col.get(st.from) ?? 0]!;
+      const b = xs[col.get(st.to) ?? 0]!;
+      const ay = y + ROW - 8;
+      const badge = numbers ? numberBadge(a, ay, st.n) : '';
+      let g: string;
+      if (a === b) {
+        const ly = y + 10;
+        g =
+          polyline(
+            [
+              [a, ly],
+              [a + LOOP_W, ly],
+              [a + LOOP_W, ly + 16],
+              [a + 2, ly + 16],
+            ],
+            arrowCls(st),
+            arrowHead(st),
+          ) +
+          text(a + LOOP_W + 6 + (numbers ? 18 : 0), ly + 12, st.text) +
+          (numbers ? numberBadge(a + LOOP_W + 14, ly + 8, st.n) : '');
+      } else {
+        const dir = b > a ? 1 : -1;
+        const start = a + (numbers ? dir * 9 : 0);
+        g =
+          line(start, ay, b - dir * 1, ay, arrowCls(st), arrowHead(st)) +
+          text((a + b) / 2, ay - 6, st.text, { anchor: 'middle' }) +
+          badge;
+      }
+      body.push(`<g class="kal-fig__step kal-fig__step--${st.kind}" data-n="${st.n}">${g}</g>`);
+    }
+    y += rowH;
+  }
+  const bottom = y + 8;
+
+  // Lifelines and participant boxes, drawn first so arrows sit on top.
+  const heads = ids
+    .map((p, i) => {
+      const cx = xs[i]!;
+      return (
+        `<g class="kal-fig__participant">` +
+        line(cx, MARGIN + BOX_H, cx, bottom, 'kal-fig__lifeline') +
+        rect(cx - boxW[i]! / 2, MARGIN, boxW[i]!, BOX_H, 'kal-fig__box') +
+        text(cx, MARGIN + BOX_H / 2 + 4, p, { anchor: 'middle', cls: 'kal-fig__box-label' }) +
+        `</g>`
+      );
+    })
+    .join('');
+
+  // Legend.
+  const ly = bottom + 22;
+  const lx = MARGIN + gutter;
+  const legend =
+    `<g class="kal-fig__legend">` +
+    line(lx, ly, lx + 36, ly, 'kal-fig__arrow kal-fig__arrow--solid', markerRef(opts.id, 'solid')) +
+    text(lx + 44, ly + 4, s.legendRequest) +
+    line(
+      lx + 60 + textWidth(s.legendRequest, FONT),
+      ly,
+      lx + 96 + textWidth(s.legendRequest, FONT),
+      ly,
+      'kal-fig__arrow kal-fig__arrow--watch',
+      markerRef(opts.id, 'open'),
+    ) +
+    text(lx + 104 + textWidth(s.legendRequest, FONT), ly + 4, s.legendWatch) +
+    `</g>`;
+  right = Math.max(
+    right,
+    lx + 110 + textWidth(s.legendRequest, FONT) + textWidth(s.legendWatch, FONT),
+  );
+  const width = right + MARGIN - left;
+  const height = ly + 16;
+  return svgFrame(
+    {
+      id: opts.id,
+      kind: 'sequence',
+      width,
+      height,
+      minX: left,
+      title: opts.title ?? d.title,
+      description: opts.description ?? d.description,
+      ...(opts.descLang ? { descLang: opts.descLang } : {}),
+    },
+    `<g class="kal-fig__times">${timeLabels.join('')}</g>` + heads + body.join('') + legend,
+  );
+}
+
+/** numberBadge draws an arrow's number in a circle, as Mermaid's autonumber does. */
+function numberBadge(x: number, y: number, n: number): string {
+  return (
+    `<circle cx="${num(x)}" cy="${num(y)}" r="8" class="kal-fig__badge"/>` +
+    `<text x="${num(x)}" y="${num(y + 3.5)}" text-anchor="middle" class="kal-fig__badge-label">${esc(n)}</text>`
+  );
+}

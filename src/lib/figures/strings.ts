@@ -1,0 +1,127 @@
+// UI strings for the figures, in every language the site is published in. Figure content
+// (component names, API verbs, resource kinds) stays in Kubernetes' own English words; only the
+// words around it are translated.
+
+export type FigureLang = 'en' | 'ja';
+
+const en = {
+  stepsAsText: 'Steps as text',
+  edgesAsText: 'Connections as text',
+  classesAsText: 'Objects and references as text',
+  tableAsText: 'Values as a table',
+  mermaidSource: 'Mermaid source',
+  mermaidHint: 'Paste this into mermaid.live to edit the diagram.',
+  generatedFrom: 'Generated at build time from a simulator run of {scenario} (seed {seed}).',
+  note: 'Note',
+  legendRequest: 'request or call (solid)',
+  legendWatch: 'watch event (dashed)',
+  legendNote: 'note',
+  legendRequests: 'API requests (solid)',
+  legendStores: 'etcd reads and writes (solid, thick)',
+  legendWatches: 'watch events (dashed)',
+  legendCalls: 'node-local calls, CRI or CNI (dotted)',
+  controlPlane: 'Control plane',
+  workerNode: 'Worker node',
+  workerNodeNamed: 'Worker node {node}',
+  from: 'from',
+  to: 'to',
+  kind: 'kind',
+  label: 'label',
+  time: 'time (s)',
+  axisTime: 'virtual time (s)',
+  axisReplicas: 'Pods (spec.replicas)',
+  totalAvailable: 'available in total',
+  upperBound: 'replicas + maxSurge = {n}',
+  lowerBound: 'replicas − maxUnavailable = {n}',
+  ready: 'Ready',
+  taints: 'taints',
+  none: 'none',
+  noStatus: 'not registered',
+  fault: 'fault: {fault}',
+  reason: 'reason',
+  field: 'field',
+  references: 'references',
+  multiplicity: 'multiplicity',
+  objects: 'objects',
+  arrowKinds: {
+    request: 'API request',
+    store: 'etcd write',
+    watch: 'watch event',
+    call: 'node-local call',
+    note: 'note',
+  },
+  edgeKinds: {
+    requests: 'requests',
+    stores: 'etcd writes',
+    watches: 'watch events',
+    calls: 'calls',
+  },
+};
+
+export type FigureStrings = typeof en;
+
+const ja: FigureStrings = {
+  stepsAsText: '手順をテキストで見る',
+  edgesAsText: 'つながりをテキストで見る',
+  classesAsText: 'オブジェクトと参照をテキストで見る',
+  tableAsText: '値を表で見る',
+  mermaidSource: 'Mermaid ソース',
+  mermaidHint: 'mermaid.live に貼り付けると図を編集できます。',
+  generatedFrom:
+    'シナリオ {scenario}（シード {seed}）をビルド時にシミュレーターで実行して生成した図です。',
+  note: 'ノート',
+  legendRequest: 'リクエスト・呼び出し（実線）',
+  legendWatch: 'watch イベント（破線）',
+  legendNote: 'ノート',
+  legendRequests: 'API リクエスト（実線）',
+  legendStores: 'etcd の読み書き（太い実線）',
+  legendWatches: 'watch イベント（破線）',
+  legendCalls: 'ノード内の呼び出し CRI・CNI（点線）',
+  controlPlane: 'コントロールプレーン',
+  workerNode: 'ワーカーノード',
+  workerNodeNamed: 'ワーカーノード {node}',
+  from: '送り元',
+  to: '送り先',
+  kind: '種類',
+  label: 'ラベル',
+  time: '時刻（秒）',
+  axisTime: '仮想時刻（秒）',
+  axisReplicas: 'Pod 数（spec.replicas）',
+  totalAvailable: '利用可能な Pod の合計',
+  upperBound: 'replicas + maxSurge = {n}',
+  lowerBound: 'replicas − maxUnavailable = {n}',
+  ready: 'Ready',
+  taints: 'taint',
+  none: 'なし',
+  noStatus: '未登録',
+  fault: '障害: {fault}',
+  reason: '理由',
+  field: 'フィールド',
+  references: '参照',
+  multiplicity: '多重度',
+  objects: 'オブジェクト',
+  arrowKinds: {
+    request: 'API リクエスト',
+    store: 'etcd への書き込み',
+    watch: 'watch イベント',
+    call: 'ノード内の呼び出し',
+    note: 'ノート',
+  },
+  edgeKinds: {
+    requests: 'リクエスト',
+    stores: 'etcd への書き込み',
+    watches: 'watch イベント',
+    calls: '呼び出し',
+  },
+};
+
+export const FIGURE_STRINGS: Record<FigureLang, FigureStrings> = { en, ja };
+
+/** fill replaces {name} placeholders; a missing value is an error rather than a stray "{n}". */
+export function fill(template: string, params: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => {
+    const v = params[k];
+    if (v === undefined) throw new Error(`figure string needs a value for {${k}}: ${template}`);
+    return String(v);
+  });
+}
