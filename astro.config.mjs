@@ -29,6 +29,11 @@ export default defineConfig({
           translations: { ja: 'コース' },
           items: [{ slug: 'course/outline' }, { slug: 'course/fidelity' }],
         },
+        {
+          label: 'Demos',
+          translations: { ja: 'デモ' },
+          items: [{ slug: 'demo/figures' }, { slug: 'demo/cluster-lab' }],
+        },
         // One group per module with lessons; see src/sidebar.ts for why not `autogenerate`.
         ...lessonSidebar(fileURLToPath(new URL('./content/docs', import.meta.url))),
       ],

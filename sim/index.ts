@@ -18,3 +18,5 @@ export type { Snapshot } from './scenario/snapshot.ts';
 export type * from './api/types.ts';
 export * from './projections/index.ts';
 export type * from './projections/index.ts';
+export { printPod, nodeStatusString } from './kubectl/printers.ts';
+export { runKubectl } from './kubectl/kubectl.ts';

@@ -1,0 +1,236 @@
+// The live cluster island (ClusterLab.astro): lazy loading, playback, faults and seeking, the
+// kubectl console, "Why?", figures, URL state and the Japanese page. Expected simulator results
+// are computed here in Node with the same sim API the island's worker uses.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import type { Locator, Page } from '@playwright/test';
+import { restore, snapshot, type Node } from '../sim/index.ts';
+import { expect, expectAccessible, test } from './fixtures.ts';
+
+const YAML = readFileSync(
+  new URL('../content/scenarios/node-failure.yaml', import.meta.url),
+  'utf8',
+);
+const SEED = 7;
+const FAULT_AT = 50_000;
+
+/** notReadyAt runs node-failure with node-1 stopped at FAULT_AT and returns when node-1's Ready became Unknown (ms). */
+function notReadyAt(): number {
+  const run = restore(
+    snapshot(parseYaml(YAML), SEED, 180_000, [
+      { at: FAULT_AT, fault: 'node-down', node: 'node-1' },
+    ]),
+  );
+  for (const c of run.cluster.apiserver.changes) {
+    if (c.resource !== 'nodes' || c.object.metadata.name !== 'node-1') continue;
+    const ready = (c.object as Node).status?.conditions?.find((x) => x.type === 'Ready');
+    if (ready && ready.status !== 'True') return c.t * 1000;
+  }
+  throw new Error('node-1 never became NotReady');
+}
+
+const lab = (page: Page) => page.locator('[data-cluster-lab]');
+
+/** openLab scrolls the island into view and waits until it is interactive; returns the ms that took. */
+async function openLab(page: Page): Promise<number> {
+  const island = lab(page);
+  const started = Date.now();
+  await island.scrollIntoViewIfNeeded();
+  await expect(island).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
+  return Date.now() - started;
+}
+
+/** seek moves the timeline scrubber to ms, as a learner's drag would (input, then change). */
+async function seek(page: Page, ms: number): Promise<void> {
+  await lab(page)
+    .locator('[data-role="scrub"]')
+    .evaluate((el, v) => {
+      const input = el as HTMLInputElement;
+      input.value = String(v);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }, ms);
+  await expect(lab(page)).toHaveAttribute('data-time', String(ms));
+}
+
+const nodeStatus = (page: Page, node: string): Locator =>
+  lab(page).locator(`[data-node="${node}"] [data-role="node-status"]`);
+
+test('the island loads its code only when scrolled into view, then plays', async ({
+  page,
+}, testInfo) => {
+  await page.setViewportSize({ width: 1280, height: 600 });
+  const lazy: string[] = [];
+  page.on('request', (r) => {
+    if (/\/(island|worker)[.-][^/]*\.js/.test(r.url())) lazy.push(r.url());
+  });
+  await page.goto('/demo/cluster-lab/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('The live cluster');
+  const island = lab(page);
+  await expect(island.getByRole('button', { name: 'Play' })).toBeDisabled();
+  await page.waitForLoadState('networkidle');
+  expect(await island.evaluate((el) => el.getBoundingClientRect().top > window.innerHeight)).toBe(
+    true,
+  );
+  expect(lazy, 'island code fetched before it was visible').toEqual([]);
+  await expect(island).not.toHaveAttribute('data-ready');
+
+  const ms = await openLab(page);
+  testInfo.annotations.push({ type: 'scroll-to-ready', description: `${ms} ms` });
+  console.log(`cluster lab: scrolled into view → data-ready in ${ms} ms`);
+  expect(lazy.some((u) => u.includes('island'))).toBe(true);
+  expect(lazy.some((u) => u.includes('worker'))).toBe(true);
+
+  await island.getByLabel('Speed').selectOption('100');
+  const play = island.getByRole('button', { name: 'Play' });
+  await play.click();
+  await expect(island.getByRole('button', { name: 'Pause' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect
+    .poll(async () => Number(await island.getAttribute('data-time')))
+    .toBeGreaterThan(5_000);
+  await island.getByRole('button', { name: 'Pause' }).click();
+  const paused = Number(await island.getAttribute('data-time'));
+  await expect(island.getByRole('button', { name: 'Play' })).toBeVisible();
+
+  await island.getByRole('button', { name: 'Step to next event' }).click();
+  await expect
+    .poll(async () => Number(await island.getAttribute('data-time')))
+    .toBeGreaterThanOrEqual(paused);
+  await expect(island.locator('[data-role="live"]')).not.toBeEmpty();
+});
+
+test('stopping node-1 and seeking past the grace period shows it NotReady; the URL restores it', async ({
+  page,
+  context,
+}) => {
+  const expected = notReadyAt();
+  expect(expected).toBeGreaterThan(FAULT_AT);
+  expect(expected).toBeLessThan(120_000);
+
+  await page.goto('/demo/cluster-lab/');
+  await openLab(page);
+  const island = lab(page);
+  await seek(page, FAULT_AT);
+  await expect(nodeStatus(page, 'node-1')).toHaveText('Ready');
+  await expect(island.getByLabel('Node', { exact: true })).toHaveValue('node-1');
+  await island.getByRole('button', { name: 'Stop node' }).click();
+  await expect(island.locator('[data-role="live"]')).toContainText('Stop node on node-1');
+
+  await seek(page, Math.floor(expected / 1000) * 1000 - 1000);
+  await expect(nodeStatus(page, 'node-1')).toHaveText('Ready');
+  await seek(page, 120_000);
+  await expect(nodeStatus(page, 'node-1')).toHaveText('NotReady');
+  await expect(island.locator('[data-node="node-1"]')).toHaveAttribute('data-status', 'NotReady');
+  await expect(island.locator('[data-role="live"]')).toContainText('node-1 is NotReady');
+
+  await expect(page).toHaveURL(/#lab=/);
+  const url = page.url();
+  const other = await context.newPage();
+  await other.goto(url);
+  await openLab(other);
+  await expect(lab(other)).toHaveAttribute('data-time', '120000');
+  await expect(nodeStatus(other, 'node-1')).toHaveText('NotReady');
+  await expect(lab(other).locator('[data-role="live"]')).toContainText(
+    'Restored the lab at 2:00 with 1 actions',
+  );
+  for (const n of ['node-2', 'node-3'])
+    await expect(nodeStatus(other, n)).toHaveText(await nodeStatus(page, n).innerText());
+  await other.close();
+});
+
+test('the console runs kubectl and node commands, reports errors and recalls history', async ({
+  page,
+}, testInfo) => {
+  await page.goto('/demo/cluster-lab/');
+  await openLab(page);
+  const island = lab(page);
+  const input = island.getByRole('textbox', { name: 'Command' });
+  const output = island.getByRole('log', { name: 'Console output' });
+  await seek(page, 30_000);
+
+  await input.fill('kubectl get pods');
+  await input.press('Enter');
+  await expect(output).toContainText(/NAME\s+READY\s+STATUS/);
+
+  await input.fill('kubectl frobnicate');
+  await input.press('Enter');
+  await expect(output).toContainText('error: unknown command "frobnicate" for "kubectl"');
+
+  await input.fill('ssh node-2 crictl ps');
+  await input.press('Enter');
+  await expect(output).toContainText(/CONTAINER\s+IMAGE/);
+
+  await input.fill('rm -rf /');
+  await input.press('Enter');
+  await expect(output).toContainText('bash: rm: command not found');
+
+  await input.fill('<img src=x onerror=alert(1)>');
+  await input.press('Enter');
+  await expect(output.locator('img')).toHaveCount(0);
+
+  await input.press('ArrowUp');
+  await expect(input).toHaveValue('<img src=x onerror=alert(1)>');
+  await input.press('ArrowUp');
+  await input.press('ArrowUp');
+  await input.press('ArrowUp');
+  await expect(input).toHaveValue('kubectl frobnicate');
+  await input.press('ArrowDown');
+  await expect(input).toHaveValue('ssh node-2 crictl ps');
+
+  // Why? from a Pod chip, and the figures of this run.
+  const chip = island.locator('[data-pod^="web-"]').first();
+  const pod = (await chip.getAttribute('data-pod'))!;
+  await chip.click();
+  const why = island.locator('[data-role="why-out"]');
+  await expect(why.getByRole('heading')).toContainText(pod);
+  await expect(why).toContainText('kube-scheduler wrote create pods/binding');
+  await expect(why).toContainText('spec.nodeName');
+  await island.getByLabel('Pod or node').selectOption('node:node-1');
+  await expect(why.getByRole('heading')).toContainText('node-1');
+
+  await island.getByRole('button', { name: 'Figures of my run' }).click();
+  const figures = island.locator('[data-role="figures-out"]');
+  await expect(figures.locator('.lab-steps li').first()).toBeVisible();
+  // The learner's own run is drawn as an SVG sequence diagram, with one numbered arrow per step.
+  const svg = figures.locator('svg[role="img"]');
+  await expect(svg).toHaveCount(1);
+  await expect(svg.locator('title')).not.toHaveText('');
+  await expect(figures.getByRole('columnheader').first()).toBeVisible();
+  await expectAccessible(page, testInfo, '/demo/cluster-lab/ with the island in use');
+});
+
+test('a corrupt URL hash falls back to the start of the scenario with a message', async ({
+  page,
+}) => {
+  await page.goto('/demo/cluster-lab/#lab=eyJ2IjoxLCJzIjoi%3Cscript%3E');
+  await openLab(page);
+  await expect(lab(page).locator('[data-role="notice"]')).toContainText('could not be read');
+  await expect(lab(page)).toHaveAttribute('data-time', '0');
+  await expect(nodeStatus(page, 'node-1')).toHaveText('Ready');
+});
+
+test('the Japanese page runs the island in Japanese', async ({ page }, testInfo) => {
+  await page.goto('/ja/demo/cluster-lab/');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('動くクラスター');
+  await openLab(page);
+  const island = lab(page);
+  await expect(island.locator('[data-role="state"]')).toContainText('準備ができました');
+  await seek(page, 60_000);
+  await seek(page, 120_000);
+  await expect(nodeStatus(page, 'node-1')).toHaveText('NotReady');
+  await expect(island.locator('[data-role="live"]')).toContainText(
+    'node-1 が NotReady になりました',
+  );
+  await island.getByRole('textbox', { name: 'コマンド' }).fill('kubectl get nodes');
+  await island.getByRole('button', { name: '実行', exact: true }).click();
+  await expect(island.locator('[data-role="output"]')).toContainText(/NAME\s+STATUS/);
+  await island.getByRole('button', { name: '再生' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(island.getByRole('button', { name: '一時停止' })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expectAccessible(page, testInfo, '/ja/demo/cluster-lab/ with the island in use');
+});
