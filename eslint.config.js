@@ -89,7 +89,8 @@ export default defineConfig(
   {
     // The model proper: no clock, no chance, no event loop, no DOM, no host process.
     files: ['sim/**/*.ts'],
-    ignores: ['sim/**/*.test.ts', 'sim/cli.ts'],
+    // testing.ts files hold builders and golden-file helpers used only by tests.
+    ignores: ['sim/**/*.test.ts', 'sim/**/testing.ts', 'sim/cli.ts'],
     rules: {
       'no-restricted-globals': ['error', ...simGlobals, processGlobal],
       'no-restricted-syntax': ['error', ...simSyntax],
@@ -109,7 +110,7 @@ export default defineConfig(
   },
   {
     // Tests may use the host freely, but stay deterministic: seed a ctx.rng instead.
-    files: ['sim/**/*.test.ts'],
+    files: ['sim/**/*.test.ts', 'sim/**/testing.ts'],
     rules: {
       'no-restricted-properties': [
         'error',

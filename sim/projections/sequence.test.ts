@@ -1,35 +1,8 @@
 /// <reference types="node" />
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { golden, runNamed as run } from './testing.ts';
 import type { Pod } from '../api/types.ts';
-import { parseScenario } from '../scenario/loader.ts';
-import { runScenario, type RunResult } from '../scenario/runner.ts';
 import { sequenceDiagram, waitLabel, type SequenceStep } from './sequence.ts';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-const TESTDATA = join(HERE, 'testdata');
-
-// golden compares with testdata/<file>. UPDATE_GOLDEN=1 rewrites it, but never when CI is set.
-function golden(file: string, got: string): void {
-  const path = join(TESTDATA, file);
-  if (process.env.UPDATE_GOLDEN === '1' && !process.env.CI) {
-    mkdirSync(TESTDATA, { recursive: true });
-    writeFileSync(path, got);
-    return;
-  }
-  if (!existsSync(path))
-    throw new Error(
-      `missing golden file ${path}; run with UPDATE_GOLDEN=1 (outside CI) to create it`,
-    );
-  expect(got).toBe(readFileSync(path, 'utf8'));
-}
-
-function run(name: string, seed: number): RunResult {
-  const text = readFileSync(join(HERE, '../../content/scenarios', `${name}.yaml`), 'utf8');
-  return runScenario(parseScenario(text, `${name}.yaml`), { seed });
-}
 
 const apply = run('apply-to-running', 1);
 const failure = run('node-failure', 7);

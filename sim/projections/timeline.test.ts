@@ -1,37 +1,10 @@
 /// <reference types="node" />
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/loader.ts';
-import { runScenario, type RunResult } from '../scenario/runner.ts';
+import { golden, runNamed as run } from './testing.ts';
 import type { Lease } from '../api/types.ts';
 import { parseTime } from '../engine/clock.ts';
 import { defaultSettings } from '../engine/settings.ts';
 import { fieldSeries, nodeTimeline, podTimeline, replicaSetReplicas } from './timeline.ts';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-const TESTDATA = join(HERE, 'testdata');
-
-// golden compares with testdata/<file>. UPDATE_GOLDEN=1 rewrites it, but never when CI is set.
-function golden(file: string, got: string): void {
-  const path = join(TESTDATA, file);
-  if (process.env.UPDATE_GOLDEN === '1' && !process.env.CI) {
-    mkdirSync(TESTDATA, { recursive: true });
-    writeFileSync(path, got);
-    return;
-  }
-  if (!existsSync(path))
-    throw new Error(
-      `missing golden file ${path}; run with UPDATE_GOLDEN=1 (outside CI) to create it`,
-    );
-  expect(got).toBe(readFileSync(path, 'utf8'));
-}
-
-function run(name: string, seed: number): RunResult {
-  const text = readFileSync(join(HERE, '../../content/scenarios', `${name}.yaml`), 'utf8');
-  return runScenario(parseScenario(text, `${name}.yaml`), { seed });
-}
 
 const failure = run('node-failure', 7);
 const rolling = run('rolling-update', 3);

@@ -12,6 +12,9 @@ import { EventRecorder } from '../../client/events.ts';
 import { Informer } from '../../client/informer.ts';
 import { formatTime } from '../../engine/clock.ts';
 import type { Simulation, TimerHandle } from '../../engine/simulation.ts';
+import { toleratesTaint } from '../../api/toleration.ts';
+
+export { toleratesTaint };
 
 /** retries is how often deletePodHandler tries addConditionAndDeletePod. */
 const retries = 5;
@@ -19,20 +22,6 @@ const retries = 5;
 const retryDelay = 10;
 const podsByNodeIndex = 'spec.nodeName';
 
-/** toleratesTaint mirrors core/v1 Toleration.ToleratesTaint. */
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (t.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
 
 /**
  * getMatchingTolerations mirrors pkg/apis/core/v1/helper.GetMatchingTolerations: whether every

@@ -10,6 +10,9 @@ import {
 } from '../../api/labels.ts';
 import type { Pod, ReplicaSet, Service, Taint, Toleration } from '../../api/types.ts';
 import type { PodInfo, ScoreList } from '../framework.ts';
+import { toleratesTaint, tolerationsTolerateTaint } from '../../api/toleration.ts';
+
+export { toleratesTaint, tolerationsTolerateTaint };
 
 /**
  * defaultNormalizeScore mirrors DefaultNormalizeScore: scale scores to [0, maxPriority] against
@@ -34,33 +37,7 @@ export function defaultNormalizeScore(
   }
 }
 
-/**
- * toleratesTaint mirrors Toleration.ToleratesTaint: an empty effect matches every effect, an
- * empty key (with operator Exists) matches every key, an empty operator means Equal.
- */
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (t.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
 
-/** tolerationsTolerateTaint mirrors corev1helpers.TolerationsTolerateTaint. */
-export function tolerationsTolerateTaint(
-  tolerations: readonly Toleration[] | undefined,
-  taint: Taint,
-): boolean {
-  if (!tolerations) return false;
-  for (const t of tolerations) if (toleratesTaint(t, taint)) return true;
-  return false;
-}
 
 /**
  * findMatchingUntoleratedTaint mirrors corev1helpers.FindMatchingUntoleratedTaint: the first
