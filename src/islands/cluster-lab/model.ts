@@ -4,7 +4,9 @@
 import {
   entryObject,
   indexTrace,
+  nodeStatusString,
   parentsOf,
+  printPod,
   type Node,
   type Pod,
   type TraceEntry,
@@ -12,46 +14,18 @@ import {
 import type { WhyLink, WhyWrite } from './protocol.ts';
 
 /**
- * podStatus is kubectl's STATUS cell for a Pod, after printers.go#printPod without init
- * containers. // Simplification: init containers are not shown (no scenario uses them).
+ * podStatus is kubectl's READY and STATUS cells for a Pod, from the simulator's own printPod
+ * (printers.go#printPod), so the island and `kubectl get pods` always agree.
  */
 export function podStatus(pod: Pod): { status: string; ready: string } {
-  const phase = pod.status?.phase ?? '';
-  let reason: string = pod.status?.reason || phase;
-  let ready = 0;
-  let hasRunning = false;
-  const statuses = pod.status?.containerStatuses ?? [];
-  for (let i = statuses.length - 1; i >= 0; i--) {
-    const c = statuses[i]!;
-    const waiting = c.state?.waiting;
-    const term = c.state?.terminated;
-    if (waiting?.reason) reason = waiting.reason;
-    else if (term?.reason) reason = term.reason;
-    else if (term) reason = term.signal ? `Signal:${term.signal}` : `ExitCode:${term.exitCode}`;
-    else if (c.ready && c.state?.running) {
-      hasRunning = true;
-      ready++;
-    }
-  }
-  if (reason === 'Completed' && hasRunning) {
-    const isReady = (pod.status?.conditions ?? []).some(
-      (c) => c.type === 'Ready' && c.status === 'True',
-    );
-    reason = isReady ? 'Running' : 'NotReady';
-  }
-  if (pod.metadata.deletionTimestamp && pod.status?.reason === 'NodeLost') reason = 'Unknown';
-  else if (pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed')
-    reason = 'Terminating';
-  return { status: reason || 'Unknown', ready: `${ready}/${pod.spec.containers.length}` };
+  const cells = printPod(pod, 0).cells;
+  return { ready: String(cells[1]), status: String(cells[2]) };
 }
 
-/** nodeStatus is kubectl's STATUS cell for a Node, after printers.go#printNode. */
+/** nodeStatus is kubectl's STATUS cell for a Node (printers.go#printNode) and its Ready status. */
 export function nodeStatus(node: Node): { status: string; ready: 'True' | 'False' | 'Unknown' } {
-  const cond = (node.status?.conditions ?? []).filter((c) => c.type === 'Ready').pop();
-  const parts = [cond ? (cond.status === 'True' ? 'Ready' : 'NotReady') : 'Unknown'];
-  if (node.spec?.unschedulable) parts.push('SchedulingDisabled');
-  const s = cond?.status;
-  return { status: parts.join(','), ready: s === 'True' || s === 'False' ? s : 'Unknown' };
+  const s = (node.status?.conditions ?? []).filter((c) => c.type === 'Ready').pop()?.status;
+  return { status: nodeStatusString(node), ready: s === 'True' || s === 'False' ? s : 'Unknown' };
 }
 
 /** describeEntry says what one trace entry did, in kubectl's and Kubernetes' own words. */
