@@ -1,8 +1,6 @@
 /// <reference types="node" />
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { golden as goldenFile } from '../testing.ts';
 import type { DaemonSet } from '../api/types.ts';
 import {
   describeDaemonSet,
@@ -28,19 +26,9 @@ import {
   newService,
 } from './testing.ts';
 
-const TESTDATA = join(dirname(fileURLToPath(import.meta.url)), 'testdata');
-
-// golden compares output with testdata/<name>.txt; UPDATE_GOLDEN=1 rewrites the file locally.
+// golden compares output with testdata/<name>.txt (see sim/testing.ts).
 function golden(name: string, got: string): void {
-  const file = join(TESTDATA, `${name}.txt`);
-  if (process.env.UPDATE_GOLDEN === '1') {
-    mkdirSync(TESTDATA, { recursive: true });
-    writeFileSync(file, got);
-    return;
-  }
-  if (!existsSync(file))
-    throw new Error(`missing golden file ${file}; run with UPDATE_GOLDEN=1 to create it`);
-  expect(got).toBe(readFileSync(file, 'utf8'));
+  goldenFile(new URL(`./testdata/${name}.txt`, import.meta.url), got);
 }
 
 const NOW = 600_000;

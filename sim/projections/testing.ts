@@ -1,25 +1,17 @@
 /// <reference types="node" />
 // Test helpers for the projections: golden files and scenario runs. Used by tests only.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { golden as goldenFile } from '../testing.ts';
 import { parseScenario } from '../scenario/loader.ts';
 import { runScenario, type RunResult } from '../scenario/runner.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const TESTDATA = join(HERE, 'testdata');
 
-/** golden compares with testdata/<file>. UPDATE_GOLDEN=1 rewrites it, but never when CI is set. */
+/** golden compares with testdata/<file> (see sim/testing.ts). */
 export function golden(file: string, got: string): void {
-  const path = join(TESTDATA, file);
-  if (process.env.UPDATE_GOLDEN === '1' && !process.env.CI) {
-    mkdirSync(TESTDATA, { recursive: true });
-    writeFileSync(path, got);
-    return;
-  }
-  if (!existsSync(path)) throw new Error(`missing golden file ${path}; run with UPDATE_GOLDEN=1 (outside CI) to create it`);
-  expect(got).toBe(readFileSync(path, 'utf8'));
+  goldenFile(new URL(`./testdata/${file}`, import.meta.url), got);
 }
 
 /** runNamed runs content/scenarios/<name>.yaml with a seed. */

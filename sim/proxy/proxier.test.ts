@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { golden } from '../testing.ts';
 import type { EndpointSlice, Namespace, Service } from '../api/types.ts';
 import { KubeAPIServer } from '../apiserver/apiserver.ts';
 import { Client } from '../client/client.ts';
@@ -157,10 +157,7 @@ describe('KubeProxy syncProxyRules', () => {
     const res = iptablesSaveCommand(['-t', 'nat'], kp.iptables, sim.now());
     expect(res.exitCode).toBe(0);
     expect(res.stderr).toBe('');
-    const golden = new URL('./testdata/iptables-save-nat.txt', import.meta.url);
-    // Opt-in rewrite for local use only; CI compares and never rewrites.
-    if (process.env.UPDATE_GOLDEN === '1' && !process.env.CI) writeFileSync(golden, res.stdout);
-    expect(res.stdout).toBe(readFileSync(golden, 'utf8'));
+    golden(new URL('./testdata/iptables-save-nat.txt', import.meta.url), res.stdout);
   });
 
   it('syncs at startup, promptly on the first change, then at most once per min sync period', () => {
