@@ -59,7 +59,3 @@ export function getNodeCondition(node: Node, type: string): NodeCondition | unde
   return node.status?.conditions?.find((c) => c.type === type);
 }
 
-/** nodeInternalIP returns the node's InternalIP address, or "". */
-export function nodeInternalIP(node: Node): string {
-  return node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
-}

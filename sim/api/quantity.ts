@@ -25,9 +25,6 @@ const DECIMAL: Record<string, number> = {
 
 const QUANTITY = /^([+-]?[0-9.]+)(?:(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)|[eE]([+-]?[0-9]+))?$/;
 
-/** ErrFormatWrong is the message apimachinery gives for an unparsable quantity. */
-export const ErrFormatWrong = 'quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'';
-
 /** parseQuantity returns the value of a Kubernetes quantity in base units, or undefined. */
 export function parseQuantity(q: string | number): number | undefined {
   if (typeof q === 'number') return Number.isFinite(q) ? q : undefined;
@@ -51,19 +48,4 @@ export function milliValue(q: string | number): number {
 export function value(q: string | number): number {
   const v = parseQuantity(q);
   return v === undefined ? 0 : Math.ceil(Math.round(v * 1e6) / 1e6);
-}
-
-/** formatMilliCPU prints milli-cpu the way kubectl describe does: "250m" or "2". */
-export function formatMilliCPU(m: number): string {
-  return m % 1000 === 0 ? String(m / 1000) : `${m}m`;
-}
-
-/** formatBytes prints bytes with the largest exact binary suffix, as Quantity.String does. */
-export function formatBytes(b: number): string {
-  if (b === 0) return '0';
-  for (const s of ['Ei', 'Pi', 'Ti', 'Gi', 'Mi', 'Ki'] as const) {
-    const mult = BINARY[s];
-    if (b % mult === 0) return `${b / mult}${s}`;
-  }
-  return String(b);
 }

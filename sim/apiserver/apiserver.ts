@@ -6,7 +6,7 @@
 
 import { changedFields, deepClone, deepFreeze, hasUndefined } from '../api/clone.ts';
 import type { Selector } from '../api/labels.ts';
-import type { AnyObject, Binding, Node, Pod, ResourceName, Service } from '../api/types.ts';
+import type { AnyObject, Binding, Pod, ResourceName, Service } from '../api/types.ts';
 import { formatTime } from '../engine/clock.ts';
 import { randString } from '../engine/rng.ts';
 import type { Simulation } from '../engine/simulation.ts';
@@ -611,11 +611,6 @@ export class KubeAPIServer {
       s.handler(t, t === 'DELETED' ? deleted : obj);
       this.sim.cause = cause;
     }
-  }
-
-  /** nodeCount is used by the scheduler's numFeasibleNodesToFind and by summaries. */
-  nodes(): Node[] {
-    return this.peekAll<Node>('nodes');
   }
 }
 

@@ -84,17 +84,9 @@ export function newBadRequest(message: string): StatusError {
   return err(400, 'BadRequest', message);
 }
 
-export function newMethodNotSupported(qr: string, action: string): StatusError {
-  return err(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qr}"`);
-}
-
 /** newConnectionError is what a client sees when kube-apiserver cannot be reached at all. */
 export function newConnectionError(message: string): StatusError {
   return err(0, 'ConnectionError', message);
-}
-
-export function newServiceUnavailable(message: string): StatusError {
-  return err(503, 'ServiceUnavailable', message);
 }
 
 export function isNotFound(e: unknown): boolean {

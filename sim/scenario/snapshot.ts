@@ -9,7 +9,6 @@
 import type { ScenarioInput } from './schema.ts';
 import { validateScenario } from './loader.ts';
 import { ScenarioRun, type RunOptions } from './runner.ts';
-import { parseDuration } from '../engine/clock.ts';
 
 /** Action is something a learner did at a virtual time (ms). */
 export type Action =
@@ -40,9 +39,4 @@ export function restore(s: Snapshot, opts: RunOptions = {}): ScenarioRun {
   }
   run.runUntil(s.time);
   return run;
-}
-
-/** parseTimeArg reads a time such as "90s" for URLs and forms. */
-export function parseTimeArg(v: string): number | undefined {
-  return parseDuration(v);
 }
