@@ -1,7 +1,7 @@
 // The simulator's public API: what islands, the site build, the CLI and tests use. Nothing else
 // in sim/ is imported from outside sim/.
 
-export { parseScenario, validateScenario, ScenarioError } from './scenario/loader.ts';
+export { parseScenario, validateScenario, ScenarioError, formatIssue } from './scenario/loader.ts';
 export { ScenarioSchema, StepSchema, ClusterSchema, FAULTS } from './scenario/schema.ts';
 export type { Scenario, ScenarioInput, Step, Fault, ClusterConfig } from './scenario/schema.ts';
 export { ScenarioRun, runScenario, stepCommand, OUTPUT_RESOURCES } from './scenario/runner.ts';

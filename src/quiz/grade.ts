@@ -1,0 +1,356 @@
+// grade computes a question's key for a learner's variant by running the simulator, and grades an
+// answer against it. Pure and synchronous: the same code runs in the quiz worker (browser), in the
+// build-time audit and in the tests.
+
+import { ScenarioRun, parseScenario, type CommandOutput } from '../../sim/index.ts';
+import { measure, needsFullTrace, MeasureError, type Measured, type RunView } from './measure.ts';
+import type { Check, Question, Text } from './schema.ts';
+
+/** Lang is a site language. */
+export type Lang = 'en' | 'ja';
+
+/** Variant is one learner's version of a question: a simulator seed and parameter values. */
+export interface Variant {
+  /** v is the variant number the learner was dealt; seed and params follow from it. */
+  v: number;
+  seed: number;
+  params: Record<string, string | number>;
+}
+
+/** mulberry32 is a small seeded PRNG for dealing variants (the simulator has its own). */
+function mulberry32(a: number): () => number {
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** variantOf deals variant number v of a question: the same v always gives the same variant. */
+export function variantOf(q: Question, v: number): Variant {
+  const rnd = mulberry32((v * 2654435761) ^ hash(q.id));
+  const [lo, hi] = q.variants.seeds;
+  const seed = lo + Math.floor(rnd() * (hi - lo + 1));
+  const params: Record<string, string | number> = {};
+  for (const [name, values] of Object.entries(q.variants.params)) params[name] = values[Math.floor(rnd() * values.length)];
+  return { v, seed, params };
+}
+
+function hash(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/** substitute fills {{name}} placeholders; unknown names are left for the caller to report. */
+export function substitute(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{\{\s*([a-zA-Z][a-zA-Z0-9]*)\s*\}\}/g, (m, name: string) => (name in values ? String(values[name]) : m));
+}
+
+/** Run is a finished variant run: what measures read, plus captured command output. */
+export interface Run extends RunView {
+  outputs: { command: string; output: CommandOutput }[];
+}
+
+/** RunRequest says how to run a variant: extra parameters (what-if) or learner commands (task). */
+export interface RunRequest {
+  params?: Record<string, string | number>;
+  /** commands run at `at` seconds, each a kubectl line without "kubectl". */
+  commands?: { at: number; lines: string[] };
+  until?: number;
+  /** kubectl runs one command at a time (seconds) for a predict reveal. */
+  reveal?: { at: number; kubectl: string };
+  full?: boolean;
+}
+
+/** runVariant plays the question's scenario for a variant. scenarioYaml is the scenario file's text. */
+export function runVariant(scenarioYaml: string, variant: Variant, req: RunRequest = {}): Run {
+  const text = substitute(scenarioYaml, { ...variant.params, ...req.params });
+  const scenario = parseScenario(text, 'scenario');
+  const run = new ScenarioRun(scenario, { seed: variant.seed, traceLevel: req.full ? 'full' : 'requests', recordChanges: true, until: req.until });
+  const outputs: Run['outputs'] = [];
+  const stops = [req.commands?.at, req.reveal?.at].filter((t): t is number => t !== undefined).sort((a, b) => a - b);
+  for (const t of stops) {
+    run.runUntil(t * 1000);
+    if (req.commands && req.commands.at === t)
+      for (const line of req.commands.lines) outputs.push({ command: `kubectl ${line}`, output: run.cluster.kubectl(line) });
+    if (req.reveal && req.reveal.at === t) outputs.push({ command: `kubectl ${req.reveal.kubectl}`, output: run.cluster.kubectl(req.reveal.kubectl) });
+  }
+  run.runUntil(run.until);
+  return {
+    trace: run.cluster.sim.trace,
+    changes: run.cluster.apiserver.changes,
+    stepTimes: scenario.steps.map((s) => s.at / 1000),
+    until: run.until / 1000,
+    outputs,
+  };
+}
+
+/** Key is what the simulator says the answer is, for one variant. */
+export type Key =
+  | { kind: 'choice'; values: string[] }
+  | { kind: 'numeric'; value: number }
+  | { kind: 'ordering'; values: string[] }
+  | { kind: 'matching'; pairs: Record<string, string> }
+  | { kind: 'checks' }
+  | { kind: 'none' };
+
+/** Keyed is a variant with its key and the measured values texts may quote. */
+export interface Keyed {
+  variant: Variant;
+  key: Key;
+  /** values fill {{name}} in texts: the variant's params, the `values` measures, and answer. */
+  values: Record<string, string | number>;
+  /** run is the key run (for feedback figures); absent for kinds graded by running the answer. */
+  run?: Run;
+}
+
+function text(m: Measured): string {
+  return Array.isArray(m) ? m.join(', ') : String(m);
+}
+
+/** computeKey runs the scenario for a variant and reads the key off the run. */
+export function computeKey(q: Question, scenarioYaml: string | undefined, variant: Variant): Keyed {
+  const values: Record<string, string | number> = { ...variant.params };
+  if (q.kind === 'interview') return { variant, key: { kind: 'none' }, values };
+  if (scenarioYaml === undefined) throw new MeasureError(`question ${q.id} needs its scenario`);
+  const full = needsFullTrace(q);
+  if (q.kind === 'what-if' || q.kind === 'task') {
+    // Graded by running the learner's answer; the texts may still quote values of the plain run.
+    if (Object.keys(q.values).length === 0) return { variant, key: { kind: 'checks' }, values };
+    const defaults = q.kind === 'what-if' ? Object.fromEntries(q.params.map((p) => [p.name, p.default])) : {};
+    const run = runVariant(scenarioYaml, variant, { params: defaults, full });
+    for (const [name, m] of Object.entries(q.values)) values[name] = text(measure(run, m));
+    return { variant, key: { kind: 'checks' }, values, run };
+  }
+  const run = runVariant(scenarioYaml, variant, { full, reveal: q.kind === 'predict' ? { at: q.reveal.at, kubectl: q.reveal.kubectl } : undefined });
+  for (const [name, m] of Object.entries(q.values)) values[name] = text(measure(run, m));
+  let key: Key;
+  if (q.kind === 'choice' || (q.kind === 'predict' && q.options)) {
+    const got = measure(run, q.measure);
+    const set = new Set(Array.isArray(got) ? got : [String(got)]);
+    key = { kind: 'choice', values: q.options!.filter((o) => set.has(o.value)).map((o) => o.value) };
+    values.answer = q.options!.filter((o) => set.has(o.value)).map((o) => o.value).join(', ');
+  } else if (q.kind === 'numeric' || q.kind === 'predict') {
+    const got = measure(run, q.measure);
+    if (typeof got !== 'number') throw new MeasureError(`question ${q.id}: the measure yields ${text(got)}, not a number`);
+    key = { kind: 'numeric', value: got };
+    values.answer = String(Math.round(got * 10) / 10);
+  } else if (q.kind === 'ordering') {
+    const times = q.items.map((it) => {
+      const t = measure(run, { time: it.at });
+      return { value: it.value, t: t as number };
+    });
+    const sorted = [...times].sort((a, b) => a.t - b.t);
+    key = { kind: 'ordering', values: sorted.map((x) => x.value) };
+    values.answer = sorted.map((x) => `${x.value} (${formatNumber(x.t)} s)`).join(' → ');
+  } else {
+    const pairs: Record<string, string> = {};
+    for (const r of q.right) {
+      const got = measure(run, r.measure);
+      for (const c of Array.isArray(got) ? got : [String(got)]) if (q.left.some((l) => l.value === c)) pairs[c] = r.value;
+    }
+    key = { kind: 'matching', pairs };
+    values.answer = q.left.map((l) => `${l.value} → ${pairs[l.value] ?? '?'}`).join('; ');
+  }
+  return { variant, key, values, run };
+}
+
+/** formatNumber prints measured numbers without float noise: 300, 2.5. */
+export function formatNumber(n: number): string {
+  return String(Math.round(n * 1000) / 1000);
+}
+
+/** Answer is what a learner submits; its shape depends on the kind. */
+export type Answer =
+  | { kind: 'choice'; values: string[] }
+  | { kind: 'numeric'; text: string }
+  | { kind: 'ordering'; values: string[] }
+  | { kind: 'matching'; pairs: Record<string, string> }
+  | { kind: 'what-if'; params: Record<string, string> }
+  | { kind: 'task'; commands: string }
+  | { kind: 'interview'; text: string; ticked: number[] };
+
+/** CheckResult is one check of a what-if or task answer. */
+export interface CheckResult {
+  label: Text;
+  passed: boolean;
+  weight: number;
+  measured?: string;
+}
+
+/** Grade is the outcome of grading one answer. */
+export interface Grade {
+  /** invalid says why the answer could not be graded (no attempt is used up). */
+  invalid?: Text;
+  /** score is the fraction of the points earned, 0 to 1, before hint costs. */
+  score: number;
+  correct: boolean;
+  /** options marks each choice: chosen and right, chosen and wrong, or right but missed. */
+  options?: Record<string, 'right' | 'wrong' | 'missed'>;
+  checks?: CheckResult[];
+  /** outputs are the kubectl outputs of a task or a predict reveal, to show after grading. */
+  outputs?: { command: string; output: CommandOutput }[];
+  /** selfAssessed marks interview answers: the learner ticked the rubric; nothing was graded. */
+  selfAssessed?: boolean;
+}
+
+const invalid = (en: string, ja: string): Grade => ({ invalid: { en, ja }, score: 0, correct: false });
+
+/** parseNumber reads a learner's number: digits, optional sign and decimals, optional unit. */
+export function parseNumber(raw: string): number | undefined {
+  const s = raw.trim().replace(/,/g, '').replace(/\s*(s|sec|seconds?|秒|pods?|個)$/i, '');
+  if (!/^-?\d{1,9}(\.\d{1,6})?$/.test(s)) return undefined;
+  return Number(s);
+}
+
+function checkPasses(c: Check, got: Measured): boolean {
+  if (c.equals !== undefined) return text(got) === String(c.equals);
+  if (typeof got !== 'number') return false;
+  return (c.min === undefined || got >= c.min) && (c.max === undefined || got <= c.max);
+}
+
+function runChecks(checks: Check[], run: Run): CheckResult[] {
+  return checks.map((c) => {
+    try {
+      const got = measure(run, c.measure);
+      return { label: c.label, passed: checkPasses(c, got), weight: c.weight, measured: text(got) };
+    } catch (e) {
+      if (e instanceof MeasureError) return { label: c.label, passed: false, weight: c.weight };
+      throw e;
+    }
+  });
+}
+
+function checksGrade(results: CheckResult[], outputs?: Grade['outputs']): Grade {
+  const total = results.reduce((s, r) => s + r.weight, 0);
+  const got = results.reduce((s, r) => s + (r.passed ? r.weight : 0), 0);
+  return { score: total ? got / total : 0, correct: got === total, checks: results, outputs };
+}
+
+/** MAX_COMMANDS bounds a task answer: a console session, not a script. */
+export const MAX_COMMANDS = 20;
+
+/** grade grades an answer for a keyed variant. It never throws on learner input. */
+export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: string): Grade {
+  const k = keyed.key;
+  switch (q.kind) {
+    case 'choice':
+    case 'predict': {
+      if (k.kind === 'choice') {
+        if (answer.kind !== 'choice' || answer.values.length === 0) return invalid('Choose an answer first.', '答えを選んでください。');
+        const known = new Set((q.options ?? []).map((o) => o.value));
+        if (answer.values.some((v) => !known.has(v))) return invalid('That is not one of the options.', '選択肢にない答えです。');
+        const right = new Set(k.values);
+        const chosen = new Set(answer.values);
+        const options: Record<string, 'right' | 'wrong' | 'missed'> = {};
+        for (const o of q.options ?? []) {
+          if (chosen.has(o.value)) options[o.value] = right.has(o.value) ? 'right' : 'wrong';
+          else if (right.has(o.value)) options[o.value] = 'missed';
+        }
+        const multiple = q.kind === 'choice' && q.multiple;
+        const hits = answer.values.filter((v) => right.has(v)).length;
+        const misses = answer.values.length - hits;
+        const correct = hits === right.size && misses === 0;
+        const score = multiple ? Math.max(0, (hits - misses) / Math.max(1, right.size)) : correct ? 1 : 0;
+        return { score, correct, options, outputs: keyed.run?.outputs };
+      }
+      if (k.kind !== 'numeric') break;
+      if (answer.kind !== 'numeric' || answer.text.trim() === '') return invalid('Enter a number first.', '数値を入力してください。');
+      const n = parseNumber(answer.text);
+      if (n === undefined)
+        return invalid(
+          'Enter a plain number, such as 42 or 12.5 (at most nine digits).',
+          '42 や 12.5 のような数値を入力してください(9 桁まで)。',
+        );
+      const tol = q.tolerance;
+      const correct = Math.abs(n - k.value) <= tol + 1e-9;
+      return { score: correct ? 1 : 0, correct, outputs: keyed.run?.outputs };
+    }
+    case 'numeric': {
+      if (k.kind !== 'numeric') break;
+      if (answer.kind !== 'numeric' || answer.text.trim() === '') return invalid('Enter a number first.', '数値を入力してください。');
+      const n = parseNumber(answer.text);
+      if (n === undefined)
+        return invalid(
+          'Enter a plain number, such as 42 or 12.5 (at most nine digits).',
+          '42 や 12.5 のような数値を入力してください(9 桁まで)。',
+        );
+      const correct = Math.abs(n - k.value) <= q.tolerance + 1e-9;
+      return { score: correct ? 1 : 0, correct };
+    }
+    case 'ordering': {
+      if (k.kind !== 'ordering') break;
+      if (answer.kind !== 'ordering') return invalid('Put the items in order first.', '項目を並べ替えてください。');
+      const want = new Set(q.items.map((i) => i.value));
+      if (answer.values.length !== want.size || !answer.values.every((v) => want.has(v)))
+        return invalid('Every item must appear exactly once.', 'すべての項目をちょうど一度ずつ並べてください。');
+      const inPlace = answer.values.filter((v, i) => k.values[i] === v).length;
+      return { score: inPlace / k.values.length, correct: inPlace === k.values.length };
+    }
+    case 'matching': {
+      if (k.kind !== 'matching') break;
+      if (answer.kind !== 'matching') return invalid('Match every item first.', 'すべての項目を対応させてください。');
+      const missing = q.left.filter((l) => !answer.pairs[l.value]);
+      if (missing.length) return invalid('Match every item first.', 'すべての項目を対応させてください。');
+      const rights = new Set(q.right.map((r) => r.value));
+      if (q.left.some((l) => !rights.has(answer.pairs[l.value]))) return invalid('That is not one of the options.', '選択肢にない答えです。');
+      const ok = q.left.filter((l) => k.pairs[l.value] === answer.pairs[l.value]).length;
+      return { score: ok / q.left.length, correct: ok === q.left.length };
+    }
+    case 'what-if': {
+      if (answer.kind !== 'what-if' || scenarioYaml === undefined) break;
+      const params: Record<string, number> = {};
+      for (const p of q.params) {
+        const raw = answer.params[p.name] ?? '';
+        const n = parseNumber(raw);
+        if (n === undefined || !Number.isInteger(n) || n < p.min || n > p.max || (n - p.min) % p.step !== 0)
+          return invalid(
+            `${p.label.en}: enter a whole number from ${p.min} to ${p.max}${p.step > 1 ? ` in steps of ${p.step}` : ''}.`,
+            `${p.label.ja}: ${p.min} から ${p.max} までの整数を入力してください${p.step > 1 ? `(${p.step} 刻み)` : ''}。`,
+          );
+        params[p.name] = n;
+      }
+      const run = runVariant(scenarioYaml, keyed.variant, { params, full: needsFullTrace(q.checks) });
+      return checksGrade(runChecks(q.checks, run));
+    }
+    case 'task': {
+      if (answer.kind !== 'task' || scenarioYaml === undefined) break;
+      const lines = answer.commands
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('#'))
+        .map((l) => l.replace(/^(\$\s*)?kubectl\s+/, ''));
+      if (lines.length === 0) return invalid('Type at least one kubectl command.', 'kubectl コマンドを 1 つ以上入力してください。');
+      if (lines.length > MAX_COMMANDS) return invalid(`At most ${MAX_COMMANDS} commands, please.`, `コマンドは ${MAX_COMMANDS} 個までにしてください。`);
+      if (lines.some((l) => l.length > 2000)) return invalid('A command is too long (2,000 characters at most).', 'コマンドが長すぎます(2,000 文字まで)。');
+      const run = runVariant(scenarioYaml, keyed.variant, { commands: { at: q.start, lines }, until: (q.start + q.settle) * 1000 });
+      return checksGrade(runChecks(q.checks, run), run.outputs);
+    }
+    case 'interview': {
+      if (answer.kind !== 'interview') break;
+      const ticked = new Set(answer.ticked.filter((i) => Number.isInteger(i) && i >= 0 && i < q.rubric.length));
+      return { score: ticked.size / q.rubric.length, correct: ticked.size === q.rubric.length, selfAssessed: true };
+    }
+  }
+  return invalid('This answer does not fit the question.', 'この問題に合わない答えです。');
+}
+
+/** solutionOf is what "show solution" shows: the key, or a verified example answer. */
+export function solutionOf(q: Question, keyed: Keyed): Answer | undefined {
+  const k = keyed.key;
+  if (k.kind === 'choice') return { kind: 'choice', values: k.values };
+  if (k.kind === 'numeric') return { kind: 'numeric', text: formatNumber(k.value) };
+  if (k.kind === 'ordering') return { kind: 'ordering', values: k.values };
+  if (k.kind === 'matching') return { kind: 'matching', pairs: k.pairs };
+  if (q.kind === 'what-if')
+    return { kind: 'what-if', params: Object.fromEntries(Object.entries(q.fixtures.correct[0]).map(([n, v]) => [n, String(v)])) };
+  if (q.kind === 'task') return { kind: 'task', commands: q.fixtures.correct[0].join('\n') };
+  return undefined;
+}
+
+/** fill fills a text's placeholders for a language. */
+export function fill(t: Text, lang: Lang, values: Record<string, string | number>): string {
+  return substitute(t[lang], values);
+}
