@@ -4,6 +4,7 @@ import starlight from '@astrojs/starlight';
 import { defineConfig } from 'astro/config';
 import { fileURLToPath } from 'node:url';
 import { lessonSidebar } from './src/sidebar.ts';
+import { quizAudit } from './src/integrations/quiz-audit.ts';
 
 // The site: Starlight docs with English at / and Japanese at /ja/.
 // Lessons live in top-level content/docs (see src/content.config.ts), outside Starlight's
@@ -39,5 +40,6 @@ export default defineConfig({
       ],
     }),
     mdx(),
+    quizAudit(),
   ],
 });

@@ -2,7 +2,7 @@
 // answer against it. Pure and synchronous: the same code runs in the quiz worker (browser), in the
 // build-time audit and in the tests.
 
-import { ScenarioRun, parseScenario, type CommandOutput } from '../../sim/index.ts';
+import { OUTPUT_RESOURCES, ScenarioRun, parseScenario, type CommandOutput } from '../../sim/index.ts';
 import { measure, needsFullTrace, MeasureError, type Measured, type RunView } from './measure.ts';
 import type { Check, Question, Text } from './schema.ts';
 
@@ -33,7 +33,7 @@ export function variantOf(q: Question, v: number): Variant {
   const [lo, hi] = q.variants.seeds;
   const seed = lo + Math.floor(rnd() * (hi - lo + 1));
   const params: Record<string, string | number> = {};
-  for (const [name, values] of Object.entries(q.variants.params)) params[name] = values[Math.floor(rnd() * values.length)];
+  for (const [name, values] of Object.entries(q.variants.params)) params[name] = values[Math.floor(rnd() * values.length)] ?? values[0]!;
   return { v, seed, params };
 }
 
@@ -69,6 +69,9 @@ export function runVariant(scenarioYaml: string, variant: Variant, req: RunReque
   const text = substitute(scenarioYaml, { ...variant.params, ...req.params });
   const scenario = parseScenario(text, 'scenario');
   const run = new ScenarioRun(scenario, { seed: variant.seed, traceLevel: req.full ? 'full' : 'requests', recordChanges: true, until: req.until });
+  // The cluster is born before 0 without recording changes: keep its state at 0 to replay from.
+  const initial: Run['initial'] = {};
+  for (const r of OUTPUT_RESOURCES) initial[r] = run.cluster.apiserver.peekAll(r);
   const outputs: Run['outputs'] = [];
   const stops = [req.commands?.at, req.reveal?.at].filter((t): t is number => t !== undefined).sort((a, b) => a - b);
   for (const t of stops) {
@@ -79,6 +82,7 @@ export function runVariant(scenarioYaml: string, variant: Variant, req: RunReque
   }
   run.runUntil(run.until);
   return {
+    initial,
     trace: run.cluster.sim.trace,
     changes: run.cluster.apiserver.changes,
     stepTimes: scenario.steps.map((s) => s.at / 1000),
@@ -264,7 +268,7 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
           'Enter a plain number, such as 42 or 12.5 (at most nine digits).',
           '42 や 12.5 のような数値を入力してください(9 桁まで)。',
         );
-      const tol = q.tolerance;
+      const tol = q.kind === 'predict' ? q.tolerance : 0;
       const correct = Math.abs(n - k.value) <= tol + 1e-9;
       return { score: correct ? 1 : 0, correct, outputs: keyed.run?.outputs };
     }
@@ -284,7 +288,7 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
       if (k.kind !== 'ordering') break;
       if (answer.kind !== 'ordering') return invalid('Put the items in order first.', '項目を並べ替えてください。');
       const want = new Set(q.items.map((i) => i.value));
-      if (answer.values.length !== want.size || !answer.values.every((v) => want.has(v)))
+      if (answer.values.length !== want.size || new Set(answer.values).size !== want.size || !answer.values.every((v) => want.has(v)))
         return invalid('Every item must appear exactly once.', 'すべての項目をちょうど一度ずつ並べてください。');
       const inPlace = answer.values.filter((v, i) => k.values[i] === v).length;
       return { score: inPlace / k.values.length, correct: inPlace === k.values.length };
@@ -295,7 +299,7 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
       const missing = q.left.filter((l) => !answer.pairs[l.value]);
       if (missing.length) return invalid('Match every item first.', 'すべての項目を対応させてください。');
       const rights = new Set(q.right.map((r) => r.value));
-      if (q.left.some((l) => !rights.has(answer.pairs[l.value]))) return invalid('That is not one of the options.', '選択肢にない答えです。');
+      if (q.left.some((l) => !rights.has(answer.pairs[l.value] ?? ''))) return invalid('That is not one of the options.', '選択肢にない答えです。');
       const ok = q.left.filter((l) => k.pairs[l.value] === answer.pairs[l.value]).length;
       return { score: ok / q.left.length, correct: ok === q.left.length };
     }
@@ -345,8 +349,8 @@ export function solutionOf(q: Question, keyed: Keyed): Answer | undefined {
   if (k.kind === 'ordering') return { kind: 'ordering', values: k.values };
   if (k.kind === 'matching') return { kind: 'matching', pairs: k.pairs };
   if (q.kind === 'what-if')
-    return { kind: 'what-if', params: Object.fromEntries(Object.entries(q.fixtures.correct[0]).map(([n, v]) => [n, String(v)])) };
-  if (q.kind === 'task') return { kind: 'task', commands: q.fixtures.correct[0].join('\n') };
+    return { kind: 'what-if', params: Object.fromEntries(Object.entries(q.fixtures.correct[0] ?? {}).map(([n, v]) => [n, String(v)])) };
+  if (q.kind === 'task') return { kind: 'task', commands: (q.fixtures.correct[0] ?? []).join('\n') };
   return undefined;
 }
 

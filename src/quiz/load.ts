@@ -6,7 +6,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { formatIssue } from '../../sim/index.ts';
-import { QuestionFileSchema, type Question } from './schema.ts';
+import { QuestionFileSchema, QUESTION_KINDS, type Question } from './schema.ts';
 
 /** QuestionFileError is a question file that cannot be used; message is ready to show an author. */
 export class QuestionFileError extends Error {
@@ -29,7 +29,7 @@ const PLACEHOLDER = /\{\{\s*([a-zA-Z][a-zA-Z0-9]*)\s*\}\}/g;
 
 /** placeholders lists the {{name}}s a text uses. */
 export function placeholders(s: string): string[] {
-  return [...s.matchAll(PLACEHOLDER)].map((m) => m[1]);
+  return [...s.matchAll(PLACEHOLDER)].map((m) => m[1] ?? '');
 }
 
 /** textsOf lists every bilingual text of a question with a label for messages. */
@@ -46,7 +46,7 @@ export function textsOf(q: Question): { where: string; en: string; ja: string }[
 export function parseQuestionFile(text: string, file: string, scenarios: Map<string, string>): LoadedQuestion[] {
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length)
-    throw new QuestionFileError(file, doc.errors.map((e) => `line ${e.linePos?.[0]?.line ?? '?'}: ${e.message.split('\n')[0].replace(/:$/, '')}: expected valid YAML`));
+    throw new QuestionFileError(file, doc.errors.map((e) => `line ${e.linePos?.[0]?.line ?? '?'}: ${(e.message.split('\n')[0] ?? '').replace(/:$/, '')}: expected valid YAML`));
   const input = doc.toJS();
   const r = QuestionFileSchema.safeParse(input);
   if (!r.success) {
@@ -55,7 +55,9 @@ export function parseQuestionFile(text: string, file: string, scenarios: Map<str
       r.error.issues.map((i) => {
         const qi = i.path[0] === 'questions' && typeof i.path[1] === 'number' ? i.path[1] : undefined;
         const id = qi !== undefined ? (input?.questions?.[qi]?.id as string | undefined) : undefined;
-        const line = formatIssue(i, input, doc, text);
+        let line = formatIssue(i, input, doc, text);
+        if (i.path[i.path.length - 1] === 'kind' && i.code === 'invalid_union')
+          line = line.replace(/expected a valid value$/, `expected one of ${QUESTION_KINDS.join(', ')}`);
         return id ? `question ${id}: ${line}` : line;
       }),
     );

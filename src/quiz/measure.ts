@@ -9,6 +9,8 @@ export type Measured = number | string | string[];
 
 /** RunView is the part of a run that measures read. */
 export interface RunView {
+  /** initial is every object at time 0, when the scenario starts (changes are recorded from 0). */
+  initial: Partial<Record<string, AnyObject[]>>;
   trace: TraceEntry[];
   changes: RunResult['changes'];
   /** stepTimes are the scenario steps' times in seconds. */
@@ -44,7 +46,7 @@ export function getPath(obj: unknown, path: string): unknown {
   for (const m of path.matchAll(/([^.[\]]+)|\[([^\]=]+)=([^\]]*)\]/g)) {
     if (v === null || typeof v !== 'object') return undefined;
     if (m[1] !== undefined) v = (v as Record<string, unknown>)[m[1]];
-    else v = Array.isArray(v) ? v.find((x) => x && typeof x === 'object' && String((x as Record<string, unknown>)[m[2]]) === m[3]) : undefined;
+    else v = Array.isArray(v) ? v.find((x) => x && typeof x === 'object' && String((x as Record<string, unknown>)[m[2] ?? '']) === m[3]) : undefined;
   }
   return v;
 }
@@ -78,6 +80,7 @@ function requestMatches(e: TraceEntry, m: RequestMatch): boolean {
 /** objectsAt replays the recorded changes up to time t (seconds) and returns the live objects. */
 export function objectsAt(run: RunView, resource: string, t: number): AnyObject[] {
   const live = new Map<string, AnyObject>();
+  for (const o of run.initial[resource] ?? []) live.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
   for (const c of run.changes) {
     if (c.t > t) break;
     if (c.resource !== resource) continue;
@@ -141,10 +144,13 @@ function requireTime(run: RunView, ref: EventRef): number {
 /** extremeCount is the largest or smallest number of matching objects over the run. */
 function extremeCount(run: RunView, q: ObjectQuery & { from?: number }, which: 'max' | 'min'): number {
   const matching = new Set<string>();
+  for (const o of run.initial[q.resource] ?? [])
+    if (inNamespace(q.resource, o, q.namespace) && (q.name === undefined || o.metadata.name === q.name) && matchesWhere(o, q.where))
+      matching.add(`${o.metadata.namespace ?? ''}/${o.metadata.name}`);
   let best: number | undefined;
   let started = false;
   for (let i = 0; i < run.changes.length; i++) {
-    const c = run.changes[i];
+    const c = run.changes[i]!;
     if (c.resource === q.resource && inNamespace(q.resource, c.object, q.namespace) && (q.name === undefined || c.object.metadata.name === q.name)) {
       const key = `${c.object.metadata.namespace ?? ''}/${c.object.metadata.name}`;
       if (c.type !== 'DELETED' && matchesWhere(c.object, q.where)) matching.add(key);

@@ -353,6 +353,9 @@ export type Question = z.output<typeof QuestionSchema>;
 export type QuestionInput = z.input<typeof QuestionSchema>;
 export type QuestionKind = Question['kind'];
 
+/** QUESTION_KINDS lists the kinds in the order the authoring guide documents them. */
+export const QUESTION_KINDS: QuestionKind[] = ['choice', 'numeric', 'ordering', 'matching', 'predict', 'what-if', 'task', 'interview'];
+
 /** QuestionFileSchema is a file in content/questions/. */
 export const QuestionFileSchema = z
   .object({

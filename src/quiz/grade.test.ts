@@ -1,0 +1,182 @@
+// Unit tests of every grader kind, the variant dealer and the input checks. Keys come from real
+// simulator runs of the demo questions (content/questions/demo.yaml).
+import { describe, expect, it } from 'vitest';
+import { loadQuestions, type LoadedQuestion } from './load.ts';
+import { computeKey, grade, parseNumber, solutionOf, variantOf, fill, type Keyed } from './grade.ts';
+
+const all = loadQuestions();
+const byId = (id: string): LoadedQuestion => {
+  const lq = all.find((q) => q.question.id === id);
+  if (!lq) throw new Error(`no question ${id}`);
+  return lq;
+};
+const keys = new Map<string, Keyed>();
+const keyOf = (id: string): Keyed => {
+  if (!keys.has(id)) {
+    const lq = byId(id);
+    keys.set(id, computeKey(lq.question, lq.scenarioYaml, variantOf(lq.question, 0)));
+  }
+  return keys.get(id)!;
+};
+
+describe('variantOf', () => {
+  it('deals the same variant for the same number, within the seed range', () => {
+    const q = byId('demo-who-binds').question;
+    expect(variantOf(q, 7)).toEqual(variantOf(q, 7));
+    const seeds = new Set(Array.from({ length: 50 }, (_, v) => variantOf(q, v).seed));
+    expect(seeds.size).toBeGreaterThan(10);
+    for (const s of seeds) expect(s >= 1 && s <= 40).toBe(true);
+  });
+});
+
+describe('choice', () => {
+  const id = 'demo-who-binds';
+  it('takes the key from the trace: kube-scheduler creates pods/binding', () => {
+    expect(keyOf(id).key).toEqual({ kind: 'choice', values: ['kube-scheduler'] });
+  });
+  it('grades right and wrong, marking options', () => {
+    const q = byId(id).question;
+    expect(grade(q, keyOf(id), { kind: 'choice', values: ['kube-scheduler'] })).toMatchObject({ correct: true, score: 1 });
+    const wrong = grade(q, keyOf(id), { kind: 'choice', values: ['kubelet'] });
+    expect(wrong).toMatchObject({ correct: false, score: 0, options: { kubelet: 'wrong', 'kube-scheduler': 'missed' } });
+  });
+  it('rejects an empty or unknown answer without grading it', () => {
+    const q = byId(id).question;
+    expect(grade(q, keyOf(id), { kind: 'choice', values: [] }).invalid?.en).toMatch(/Choose/);
+    expect(grade(q, keyOf(id), { kind: 'choice', values: ['<script>alert(1)</script>'] }).invalid?.en).toMatch(/not one of the options/);
+  });
+  it('gives partial credit for several-answer questions', () => {
+    const q = { ...byId(id).question, multiple: true } as never;
+    const keyed: Keyed = { ...keyOf(id), key: { kind: 'choice', values: ['kube-scheduler', 'kubelet'] } };
+    expect(grade(q, keyed, { kind: 'choice', values: ['kube-scheduler'] })).toMatchObject({ correct: false, score: 0.5 });
+    expect(grade(q, keyed, { kind: 'choice', values: ['kube-scheduler', 'kube-apiserver'] })).toMatchObject({ score: 0 });
+    expect(grade(q, keyed, { kind: 'choice', values: ['kube-scheduler', 'kubelet'] })).toMatchObject({ correct: true, score: 1 });
+  });
+});
+
+describe('numeric', () => {
+  const id = 'demo-replacement-seconds';
+  it('measures the replacement time: grace period + 300 s toleration + start-up', () => {
+    const k = keyOf(id).key;
+    expect(k.kind).toBe('numeric');
+    const v = (k as { value: number }).value;
+    expect(v).toBeGreaterThan(340);
+    expect(v).toBeLessThan(380);
+    expect(keyOf(id).values.notReady).toBe('50');
+  });
+  it('accepts answers within the tolerance and units typed after the number', () => {
+    const q = byId(id).question;
+    const v = (keyOf(id).key as { value: number }).value;
+    expect(grade(q, keyOf(id), { kind: 'numeric', text: String(Math.round(v) + 4) }).correct).toBe(true);
+    expect(grade(q, keyOf(id), { kind: 'numeric', text: `${Math.round(v)} s` }).correct).toBe(true);
+    expect(grade(q, keyOf(id), { kind: 'numeric', text: `${Math.round(v)}秒` }).correct).toBe(true);
+    expect(grade(q, keyOf(id), { kind: 'numeric', text: '300' }).correct).toBe(false);
+  });
+  it('turns junk into a message, never an exception', () => {
+    const q = byId(id).question;
+    for (const text of ['', '   ', '<script>alert(1)</script>', '1e309', '99999999999999999999', 'apiVersion: v1\nkind: Pod', 'NaN', 'Infinity'])
+      expect(grade(q, keyOf(id), { kind: 'numeric', text }).invalid).toBeDefined();
+  });
+  it('parseNumber reads plain numbers only', () => {
+    expect(parseNumber('1,234.5')).toBe(1234.5);
+    expect(parseNumber('-3')).toBe(-3);
+    expect(parseNumber('0x10')).toBeUndefined();
+    expect(parseNumber('1e3')).toBeUndefined();
+  });
+  it('fills the explanation with measured values in both languages', () => {
+    const q = byId(id).question;
+    const en = fill(q.explanation!, 'en', keyOf(id).values);
+    const ja = fill(q.explanation!, 'ja', keyOf(id).values);
+    expect(en).toContain('50 s');
+    expect(en).not.toContain('{{');
+    expect(ja).not.toContain('{{');
+  });
+});
+
+describe('ordering', () => {
+  const id = 'demo-order-apply';
+  it('orders by the times in the trace and gives credit per item in place', () => {
+    const q = byId(id).question;
+    expect(keyOf(id).key).toEqual({ kind: 'ordering', values: ['replicaset', 'pod', 'binding', 'sandbox'] });
+    expect(grade(q, keyOf(id), { kind: 'ordering', values: ['replicaset', 'pod', 'binding', 'sandbox'] }).correct).toBe(true);
+    expect(grade(q, keyOf(id), { kind: 'ordering', values: ['replicaset', 'pod', 'sandbox', 'binding'] })).toMatchObject({ correct: false, score: 0.5 });
+    expect(grade(q, keyOf(id), { kind: 'ordering', values: ['replicaset', 'pod'] }).invalid).toBeDefined();
+    expect(grade(q, keyOf(id), { kind: 'ordering', values: ['pod', 'pod', 'binding', 'sandbox'] }).invalid).toBeDefined();
+  });
+});
+
+describe('matching', () => {
+  const id = 'demo-match-responsibilities';
+  it('matches each component to what the trace shows it did', () => {
+    const q = byId(id).question;
+    const pairs = { 'kube-scheduler': 'bind', 'replicaset-controller': 'create-pods', 'deployment-controller': 'create-rs', kubelet: 'pod-status' };
+    expect(keyOf(id).key).toEqual({ kind: 'matching', pairs });
+    expect(grade(q, keyOf(id), { kind: 'matching', pairs }).correct).toBe(true);
+    expect(grade(q, keyOf(id), { kind: 'matching', pairs: { ...pairs, kubelet: 'bind' } })).toMatchObject({ score: 0.75 });
+    expect(grade(q, keyOf(id), { kind: 'matching', pairs: { kubelet: 'bind' } }).invalid).toBeDefined();
+  });
+});
+
+describe('predict', () => {
+  const id = 'demo-predict-partition';
+  it('reads the phase the API reports and captures the reveal output', () => {
+    const q = byId(id).question;
+    expect(keyOf(id).key).toEqual({ kind: 'choice', values: ['Running'] });
+    const g = grade(q, keyOf(id), { kind: 'choice', values: ['Pending'] });
+    expect(g.correct).toBe(false);
+    expect(g.outputs?.[0]?.command).toBe('kubectl get pods -o wide');
+    expect(g.outputs?.[0]?.output.stdout).toMatch(/^NAME +READY +STATUS/);
+  });
+});
+
+describe('what-if', () => {
+  const lq = byId('demo-whatif-rollout');
+  const keyed = computeKey(lq.question, lq.scenarioYaml, variantOf(lq.question, 0));
+  it('runs the scenario with the learner’s values and checks every moment', () => {
+    const ok = grade(lq.question, keyed, { kind: 'what-if', params: { maxSurge: '1', maxUnavailable: '0' } }, lq.scenarioYaml);
+    expect(ok.correct).toBe(true);
+    const bad = grade(lq.question, keyed, { kind: 'what-if', params: { maxSurge: '1', maxUnavailable: '1' } }, lq.scenarioYaml);
+    expect(bad.correct).toBe(false);
+    expect(bad.checks?.[0]).toMatchObject({ passed: false, measured: '2' });
+    expect(bad.score).toBeGreaterThan(0);
+  });
+  it('refuses values outside the allowed range instead of running them', () => {
+    for (const v of ['7', '-1', '1.5', '', '{{x}}', '1\nmaxSurge: 9'])
+      expect(grade(lq.question, keyed, { kind: 'what-if', params: { maxSurge: v, maxUnavailable: '0' } }, lq.scenarioYaml).invalid).toBeDefined();
+  });
+});
+
+describe('task', () => {
+  const lq = byId('demo-task-pending');
+  const keyed = computeKey(lq.question, lq.scenarioYaml, variantOf(lq.question, 0));
+  it('gives full credit when the fix works and partial credit per check otherwise', () => {
+    const ok = grade(lq.question, keyed, { kind: 'task', commands: 'kubectl describe pods\nkubectl label nodes node-2 disktype=ssd' }, lq.scenarioYaml);
+    expect(ok).toMatchObject({ correct: true, score: 1 });
+    expect(ok.outputs?.map((o) => o.command)).toEqual(['kubectl describe pods', 'kubectl label nodes node-2 disktype=ssd']);
+    const wrongNode = grade(lq.question, keyed, { kind: 'task', commands: 'label nodes node-1 disktype=ssd' }, lq.scenarioYaml);
+    expect(wrongNode.correct).toBe(false);
+    expect(wrongNode.score).toBeCloseTo(0.75);
+  });
+  it('keeps a bad command as kubectl output and goes on', () => {
+    const g = grade(lq.question, keyed, { kind: 'task', commands: 'frobnicate\nlabel nodes node-2 disktype=ssd' }, lq.scenarioYaml);
+    expect(g.outputs?.[0]?.output.exitCode).not.toBe(0);
+    expect(g.outputs?.[0]?.output.stderr).toMatch(/unknown command "frobnicate"/);
+    expect(g.correct).toBe(true);
+  });
+  it('rejects an empty console or too many commands', () => {
+    expect(grade(lq.question, keyed, { kind: 'task', commands: '\n# nothing\n' }, lq.scenarioYaml).invalid).toBeDefined();
+    expect(grade(lq.question, keyed, { kind: 'task', commands: 'get pods\n'.repeat(21) }, lq.scenarioYaml).invalid).toBeDefined();
+  });
+  it('shows a verified solution', () => {
+    expect(solutionOf(lq.question, keyed)).toEqual({ kind: 'task', commands: 'label nodes node-2 disktype=ssd' });
+  });
+});
+
+describe('interview', () => {
+  it('is self-assessed from the rubric and never machine-graded', () => {
+    const lq = byId('demo-interview-architecture');
+    const keyed = computeKey(lq.question, lq.scenarioYaml, variantOf(lq.question, 0));
+    const g = grade(lq.question, keyed, { kind: 'interview', text: 'anything', ticked: [0, 1, 99, -1] });
+    expect(g).toMatchObject({ selfAssessed: true, score: 0.4, correct: false });
+  });
+});

@@ -1,0 +1,44 @@
+// Measures read off a real run of node-failure (seed 7): the numbers the course quotes.
+import { describe, expect, it } from 'vitest';
+import { loadScenarios } from './load.ts';
+import { runVariant } from './grade.ts';
+import { eventTime, measure, objectsAt, componentOf, matchesWhere } from './measure.ts';
+
+const run = runVariant(loadScenarios().get('node-failure')!, { v: 0, seed: 7, params: {} });
+
+describe('measure over node-failure', () => {
+  it('finds the fault and the node going Unknown 50 s later', () => {
+    expect(eventTime(run, { fault: 'node-down' })).toBe(60);
+    expect(
+      measure(run, {
+        duration: {
+          from: { fault: 'node-down' },
+          to: { change: { resource: 'nodes', where: { 'metadata.name': 'node-1', 'status.conditions[type=Ready].status': 'Unknown' } } },
+        },
+      }),
+    ).toBe(50);
+  });
+  it('tells a replacement Pod from the original with new: true', () => {
+    const running = { resource: 'pods' as const, where: { 'status.phase': 'Running' } };
+    const first = eventTime(run, { change: running, after: { fault: 'node-down' } });
+    const replacement = eventTime(run, { change: { ...running, new: true }, after: { fault: 'node-down' } });
+    expect(first).toBeDefined();
+    expect(replacement!).toBeGreaterThan(60 + 50 + 300);
+  });
+  it('counts objects at a moment by replaying changes', () => {
+    expect(measure(run, { count: { resource: 'pods', where: { 'metadata.labels.app': 'web' }, at: 30 } })).toBe(3);
+    expect(objectsAt(run, 'nodes', 30).length).toBe(4);
+    expect(measure(run, { max: { resource: 'pods', where: { 'metadata.labels.app': 'web' } } })).toBe(4);
+  });
+  it('reads the actors of a request, counting kubelet@node-1 as kubelet', () => {
+    expect(measure(run, { actors: { verb: 'update', resource: 'leases', name: 'node-1' } })).toEqual(['kubelet']);
+    expect(componentOf('kubelet@node-1')).toBe('kubelet');
+  });
+  it('matches field tests and the ready shorthand', () => {
+    const pod = { metadata: { name: 'p' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } } as never;
+    expect(matchesWhere(pod, { ready: true })).toBe(true);
+    expect(matchesWhere(pod, { 'metadata.name': { in: ['a', 'p'] } })).toBe(true);
+    expect(matchesWhere(pod, { 'metadata.deletionTimestamp': { exists: false } })).toBe(true);
+    expect(matchesWhere(pod, { 'metadata.name': { ne: 'p' } })).toBe(false);
+  });
+});
