@@ -34,6 +34,12 @@ describe('measure over node-failure', () => {
     expect(measure(run, { actors: { verb: 'update', resource: 'leases', name: 'node-1' } })).toEqual(['kubelet']);
     expect(componentOf('kubelet@node-1')).toBe('kubelet');
   });
+  it('selects list items by several fields: the NoExecute taint comes after the NoSchedule one', () => {
+    const noSchedule = eventTime(run, { change: { resource: 'nodes', where: { 'spec.taints[key=node.kubernetes.io/unreachable,effect=NoSchedule].key': { exists: true } } } });
+    const noExecute = eventTime(run, { change: { resource: 'nodes', where: { 'spec.taints[key=node.kubernetes.io/unreachable,effect=NoExecute].key': { exists: true } } } });
+    expect(noSchedule).toBeGreaterThan(100);
+    expect(noExecute!).toBeGreaterThanOrEqual(noSchedule!);
+  });
   it('matches field tests and the ready shorthand', () => {
     const pod = { metadata: { name: 'p' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } } as never;
     expect(matchesWhere(pod, { ready: true })).toBe(true);

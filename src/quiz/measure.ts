@@ -40,13 +40,22 @@ function fieldMatches(v: unknown, test: Where[string]): boolean {
   return true;
 }
 
-/** getPath reads a dotted path with [key=value] list selectors, as in status.conditions[type=Ready].status. */
+/**
+ * getPath reads a dotted path with list selectors, as in status.conditions[type=Ready].status or
+ * spec.taints[key=node.kubernetes.io/unreachable,effect=NoExecute].timeAdded (all pairs must match).
+ */
 export function getPath(obj: unknown, path: string): unknown {
   let v: unknown = obj;
-  for (const m of path.matchAll(/([^.[\]]+)|\[([^\]=]+)=([^\]]*)\]/g)) {
+  for (const m of path.matchAll(/([^.[\]]+)|\[([^\]]+)\]/g)) {
     if (v === null || typeof v !== 'object') return undefined;
-    if (m[1] !== undefined) v = (v as Record<string, unknown>)[m[1]];
-    else v = Array.isArray(v) ? v.find((x) => x && typeof x === 'object' && String((x as Record<string, unknown>)[m[2] ?? '']) === m[3]) : undefined;
+    if (m[1] !== undefined) {
+      v = (v as Record<string, unknown>)[m[1]];
+      continue;
+    }
+    const pairs = (m[2] ?? '').split(',').map((p) => p.split('=') as [string, string | undefined]);
+    v = Array.isArray(v)
+      ? v.find((x) => x && typeof x === 'object' && pairs.every(([k, want]) => String((x as Record<string, unknown>)[k]) === want))
+      : undefined;
   }
   return v;
 }
