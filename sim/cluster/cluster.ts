@@ -134,6 +134,18 @@ export class Cluster {
     for (const p of boot.controlPlanePods('control-plane')) this.apiserver.create('bootstrap', 'pods', p);
     for (const p of plan) this.apiserver.create('bootstrap', 'pods', boot.kubeProxyPod(ds, p.name));
 
+    // Simplification: there is no DaemonSet controller, so kube-proxy's DaemonSet status is
+    // written once at birth (one Pod per node, all ready by time 0), and not kept up
+    // to date when nodes fail. Upstream: pkg/controller/daemon/daemon_controller.go updateDaemonSetStatus.
+    const settled = this.apiserver.get<DaemonSet>('bootstrap', 'daemonsets', 'kube-system', 'kube-proxy');
+    const n = plan.length;
+    this.apiserver.update<DaemonSet>(
+      'bootstrap',
+      'daemonsets',
+      { ...settled, status: { currentNumberScheduled: n, desiredNumberScheduled: n, numberReady: n, numberMisscheduled: 0, numberAvailable: n, updatedNumberScheduled: n } },
+      'status',
+    );
+
     // Let the cluster settle before the scenario's time 0, without tracing the warm-up.
     this.sim.runUntil(0);
     this.sim.traceLevel = opts.traceLevel ?? 'full';
