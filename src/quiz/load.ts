@@ -55,7 +55,7 @@ export function parseQuestionFile(text: string, file: string, scenarios: Map<str
       r.error.issues.map((i) => {
         const qi = i.path[0] === 'questions' && typeof i.path[1] === 'number' ? i.path[1] : undefined;
         const id = qi !== undefined ? (input?.questions?.[qi]?.id as string | undefined) : undefined;
-        let line = formatIssue(i, input, doc, text);
+        let line = formatIssue(i, input, doc, text).replace('the fields the scenario format defines', 'the fields the question format defines');
         if (i.path[i.path.length - 1] === 'kind' && i.code === 'invalid_union')
           line = line.replace(/expected a valid value$/, `expected one of ${QUESTION_KINDS.join(', ')}`);
         return id ? `question ${id}: ${line}` : line;
@@ -77,7 +77,7 @@ export function parseQuestionFile(text: string, file: string, scenarios: Map<str
     for (const t of textsOf(q)) {
       const en = placeholders(t.en);
       const ja = placeholders(t.ja);
-      for (const n of [...en, ...ja])
+      for (const n of new Set([...en, ...ja]))
         if (!known.has(n)) issues.push(`question ${q.id}: ${t.where}: found {{${n}}}, expected one of ${[...known].map((k) => `{{${k}}}`).join(', ')}`);
       if ([...new Set(en)].sort().join() !== [...new Set(ja)].sort().join())
         issues.push(`question ${q.id}: ${t.where}: English uses ${en.map((n) => `{{${n}}}`).join(' ') || 'no placeholders'} but Japanese uses ${ja.map((n) => `{{${n}}}`).join(' ') || 'none'}, expected the same in both`);

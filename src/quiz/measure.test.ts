@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadScenarios } from './load.ts';
 import { runVariant } from './grade.ts';
-import { eventTime, measure, objectsAt, componentOf, matchesWhere } from './measure.ts';
+import { eventTime, measure, objectsAt, componentOf, matchesWhere, getPath, needsFullTrace } from './measure.ts';
 
 const run = runVariant(loadScenarios().get('node-failure')!, { v: 0, seed: 7, params: {} });
 
@@ -46,5 +46,20 @@ describe('measure over node-failure', () => {
     expect(matchesWhere(pod, { 'metadata.name': { in: ['a', 'p'] } })).toBe(true);
     expect(matchesWhere(pod, { 'metadata.deletionTimestamp': { exists: false } })).toBe(true);
     expect(matchesWhere(pod, { 'metadata.name': { ne: 'p' } })).toBe(false);
+  });
+});
+
+describe('getPath', () => {
+  it('reads [i] indexes and [k=v] selectors', () => {
+    const o = { endpoints: [{ addresses: ['10.0.0.1'] }], c: [{ type: 'A', s: 1 }, { type: 'B', s: 2 }] };
+    expect(getPath(o, 'endpoints[0].addresses[0]')).toBe('10.0.0.1');
+    expect(getPath(o, 'c[type=B].s')).toBe(2);
+    expect(getPath(o, 'endpoints[3]')).toBeUndefined();
+    expect(getPath({ metadata: { labels: { 'kubernetes.io/service-name': 'web' } } }, 'metadata.labels[kubernetes.io/service-name]')).toBe('web');
+  });
+  it('asks for the full trace only for calls and changed fields', () => {
+    expect(needsFullTrace({ measure: { actors: { verb: 'patch', field: 'status.podIP' } } })).toBe(true);
+    expect(needsFullTrace({ at: { call: { method: 'ADD' } } })).toBe(true);
+    expect(needsFullTrace({ measure: { field: { resource: 'pods', path: 'spec.nodeName' } } })).toBe(false);
   });
 });

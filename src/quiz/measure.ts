@@ -42,7 +42,9 @@ function fieldMatches(v: unknown, test: Where[string]): boolean {
 
 /**
  * getPath reads a dotted path with list selectors, as in status.conditions[type=Ready].status or
- * spec.taints[key=node.kubernetes.io/unreachable,effect=NoExecute].timeAdded (all pairs must match).
+ * spec.taints[key=node.kubernetes.io/unreachable,effect=NoExecute].timeAdded (all pairs must match),
+ * [i] indexes, as in endpoints[0].addresses[0], and [key] for map keys with dots, as in
+ * metadata.labels[kubernetes.io/service-name].
  */
 export function getPath(obj: unknown, path: string): unknown {
   let v: unknown = obj;
@@ -50,6 +52,15 @@ export function getPath(obj: unknown, path: string): unknown {
     if (v === null || typeof v !== 'object') return undefined;
     if (m[1] !== undefined) {
       v = (v as Record<string, unknown>)[m[1]];
+      continue;
+    }
+    if (!(m[2] ?? '').includes('=')) {
+      // [i] indexes a list; [some.key/with-dots] reads a map key that contains dots or slashes.
+      if (!/^\d+$/.test(m[2] ?? '')) {
+        v = (v as Record<string, unknown>)[m[2] ?? ''];
+        continue;
+      }
+      v = Array.isArray(v) ? v[Number(m[2])] : undefined;
       continue;
     }
     const pairs = (m[2] ?? '').split(',').map((p) => p.split('=') as [string, string | undefined]);
@@ -204,7 +215,14 @@ function round(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
 
-/** needsFullTrace reports whether any event in a measure needs CRI calls (a full trace). */
+/**
+ * needsFullTrace reports whether a question reads what only the full trace records: CRI and CNI
+ * calls, or the fields a request changed (a RequestMatch with `field`).
+ */
 export function needsFullTrace(m: unknown): boolean {
-  return JSON.stringify(m).includes('"call"');
+  if (Array.isArray(m)) return m.some(needsFullTrace);
+  if (m === null || typeof m !== 'object') return false;
+  const o = m as Record<string, unknown>;
+  if ('call' in o || typeof o.field === 'string') return true;
+  return Object.values(o).some(needsFullTrace);
 }

@@ -1,0 +1,680 @@
+// The quiz island: wires one question that Question.astro rendered to the quiz worker all
+// questions on the page share. The worker computes the key and grades; the island collects the
+// answer from native form controls and shows the feedback. Learner input, question texts and
+// command output are only ever set as text, never as HTML.
+//
+// Contract for progress storage, review and interview mode (another island builds on it):
+// - after each graded submission the root dispatches a bubbling `quiz:graded` CustomEvent
+//   (detail: GradedDetail);
+// - inside [data-quiz-set][data-mode="interview"] feedback is held back until a `quiz:reveal`
+//   event reaches the root;
+// - a `data-variant` attribute on the root forces the variant.
+
+import type { Answer, Grade, Variant } from '../../quiz/grade.ts';
+import type { Fact } from '../../quiz/evidence.ts';
+import type { Question, Text } from '../../quiz/schema.ts';
+import type { GradeResult, Payload, RequestBody, Response } from './protocol.ts';
+import {
+  STRINGS,
+  codeSegments,
+  fmt,
+  quizLang,
+  type QuizLang,
+  type QuizStrings,
+} from './strings.ts';
+import { drawVariant, parseVariant, saveVariant, storedVariant } from './variant-store.ts';
+
+/** GradedDetail is the detail of the `quiz:graded` event. */
+export interface GradedDetail {
+  id: string;
+  lesson: string;
+  concepts: string[];
+  /** score is the fraction of the points earned after hint costs, 0 to 1. */
+  score: number;
+  correct: boolean;
+  variant: number;
+  /** attempt counts graded submissions of this variant, from 1. */
+  attempt: number;
+  /** final: correct, or no attempts left (or a self-assessment). */
+  final: boolean;
+  selfAssessed: boolean;
+}
+
+/** Client wraps the worker's request/response protocol in promises. */
+class Client {
+  private next = 1;
+  private readonly waiting = new Map<number, (r: Response) => void>();
+  private readonly worker: Worker;
+  constructor(worker: Worker) {
+    this.worker = worker;
+    worker.onmessage = (ev: MessageEvent<Response>) => {
+      const done = this.waiting.get(ev.data.id);
+      this.waiting.delete(ev.data.id);
+      done?.(ev.data);
+    };
+    worker.onerror = (ev) => {
+      for (const [id, done] of this.waiting)
+        done({ id, ok: false, error: ev.message || 'worker failed' });
+      this.waiting.clear();
+    };
+  }
+  call(body: RequestBody): Promise<Response> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.worker.postMessage({ ...body, id });
+    });
+  }
+}
+
+let shared: Client | undefined;
+
+/** client returns the page's one quiz worker, started on first use. */
+function client(): Client {
+  shared ??= new Client(new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }));
+  return shared;
+}
+
+/** substitute fills {{name}} placeholders (grade.ts's substitute, without loading the simulator). */
+function substitute(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{\{\s*([a-zA-Z][a-zA-Z0-9]*)\s*\}\}/g, (m, name: string) =>
+    name in values ? String(values[name]) : m,
+  );
+}
+
+/** formatSeconds prints measured seconds without float noise. */
+function formatSeconds(n: number): string {
+  return String(Math.round(n * 1000) / 1000);
+}
+
+/** rich builds inline content from a text: `backticks` become <code>, everything else text. */
+function rich(parent: HTMLElement, text: string): HTMLElement {
+  parent.replaceChildren();
+  for (const s of codeSegments(text)) {
+    if (!s.code) parent.append(s.text);
+    else {
+      const c = document.createElement('code');
+      c.textContent = s.text;
+      parent.append(c);
+    }
+  }
+  return parent;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text?: string,
+  cls?: string,
+): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+/** shuffle orders items by a seeded shuffle of the variant, never leaving the authored order. */
+function shuffle<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let s = (seed * 2654435761 + 12345) >>> 0;
+  const rnd = () => {
+    s = (Math.imul(s ^ (s >>> 15), 1 | s) + 0x6d2b79f5) >>> 0;
+    return s / 4294967296;
+  };
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  if (out.every((x, i) => x === items[i]) && out.length > 1) out.push(out.shift()!);
+  return out;
+}
+
+const percent = (x: number) => Math.round(x * 100);
+
+/** mount starts the island on one rendered Question. */
+export function mount(root: HTMLElement): void {
+  if (root.dataset.mounted) return;
+  root.dataset.mounted = 'true';
+  let payload: Payload;
+  try {
+    payload = JSON.parse(
+      root.querySelector('script[data-role="payload"]')?.textContent ?? '',
+    ) as Payload;
+  } catch {
+    return;
+  }
+  const q: Question = payload.question;
+  const lang: QuizLang = quizLang(root.closest('[lang]')?.getAttribute('lang'));
+  const t: QuizStrings = STRINGS[lang];
+  const role = <T extends Element>(r: string) => root.querySelector<T>(`[data-role="${r}"]`);
+  const ui = {
+    prompt: role<HTMLElement>('prompt')!,
+    form: role<HTMLFormElement>('form')!,
+    state: role<HTMLElement>('state')!,
+    live: role<HTMLElement>('live')!,
+    feedback: role<HTMLElement>('feedback')!,
+    hints: role<HTMLOListElement>('hints')!,
+    attempts: role<HTMLElement>('attempts')!,
+    check: role<HTMLButtonElement>('check')!,
+    hint: role<HTMLButtonElement>('hint'),
+    solution: role<HTMLButtonElement>('solution'),
+    another: role<HTMLButtonElement>('another'),
+    run: role<HTMLButtonElement>('run'),
+    console: role<HTMLPreElement>('console'),
+    order: role<HTMLOListElement>('order'),
+    number: role<HTMLInputElement>('number'),
+    commands: role<HTMLTextAreaElement>('commands'),
+    interview: role<HTMLTextAreaElement>('interview'),
+    model: role<HTMLButtonElement>('model'),
+    modelOut: role<HTMLElement>('model-out'),
+  };
+  const concepts = q.concepts;
+  const maxAttempts = q.maxAttempts;
+  // Read at each submission: an interview-mode set may wrap the question after it mounted.
+  const interviewMode = () => Boolean(root.closest('[data-quiz-set][data-mode="interview"]'));
+
+  let forced = parseVariant(root.dataset.variant);
+  let v = forced ?? storedVariant(payload.id);
+  let variant: Variant | undefined;
+  let attempts = 0;
+  let hintsShown = 0;
+  let final = false;
+  let busy = false;
+  let held: (() => void) | undefined;
+  let submissions = 0;
+  let lastCorrect = false;
+  let solutionShown = false;
+
+  const params = () => variant?.params ?? {};
+  const txt = (x: Text, values: Record<string, string | number> = params()) =>
+    substitute(x[lang], values);
+  const hintCost = () => q.hints.slice(0, hintsShown).reduce((s, h) => s + h.cost, 0);
+
+  function setLive(message: string, result?: string): void {
+    ui.live.textContent = message;
+    if (result) ui.live.dataset.result = result;
+    else delete ui.live.dataset.result;
+  }
+
+  function setBusy(on: boolean): void {
+    busy = on;
+    root.dataset.busy = String(on);
+    updateButtons();
+  }
+
+  function updateButtons(): void {
+    const ready = variant !== undefined;
+    ui.check.disabled = !ready || busy || final;
+    if (ui.hint) {
+      const next = q.hints[hintsShown];
+      ui.hint.disabled = !ready || busy || !next || final;
+      ui.hint.textContent = !next
+        ? t.noMoreHints
+        : next.cost > 0
+          ? fmt(t.hintCost, { cost: percent(next.cost) })
+          : t.hintFree;
+    }
+    if (ui.solution) {
+      const available =
+        !solutionShown &&
+        !lastCorrect &&
+        (maxAttempts === 0 ? attempts > 0 : attempts >= maxAttempts);
+      ui.solution.hidden = !available;
+      ui.solution.disabled = !ready || busy;
+    }
+    if (ui.another) ui.another.disabled = !ready || busy;
+    if (ui.run) ui.run.disabled = !ready || busy;
+    if (ui.model) ui.model.disabled = !ready || busy;
+    ui.attempts.textContent =
+      q.kind === 'interview' || attempts === 0
+        ? ''
+        : maxAttempts === 0
+          ? fmt(t.attemptsUnlimited, { n: attempts })
+          : fmt(t.attempts, { n: attempts, max: maxAttempts });
+  }
+
+  // ---- answers ----
+
+  function answer(): Answer {
+    switch (q.kind) {
+      case 'choice':
+      case 'predict':
+        if (q.kind === 'choice' || q.options)
+          return {
+            kind: 'choice',
+            values: [...root.querySelectorAll<HTMLInputElement>('[data-option] input:checked')].map(
+              (i) => i.value,
+            ),
+          };
+        return { kind: 'numeric', text: ui.number?.value ?? '' };
+      case 'numeric':
+        return { kind: 'numeric', text: ui.number?.value ?? '' };
+      case 'ordering':
+        return {
+          kind: 'ordering',
+          values: [...(ui.order?.children ?? [])].map((li) => (li as HTMLElement).dataset.value!),
+        };
+      case 'matching': {
+        const pairs: Record<string, string> = {};
+        for (const s of root.querySelectorAll<HTMLSelectElement>('select[data-left]'))
+          if (s.value) pairs[s.dataset.left!] = s.value;
+        return { kind: 'matching', pairs };
+      }
+      case 'what-if': {
+        const p: Record<string, string> = {};
+        for (const i of root.querySelectorAll<HTMLInputElement>('input[data-param]'))
+          p[i.dataset.param!] = i.value;
+        return { kind: 'what-if', params: p };
+      }
+      case 'task':
+        return { kind: 'task', commands: ui.commands?.value ?? '' };
+      case 'interview':
+        return {
+          kind: 'interview',
+          text: ui.interview?.value ?? '',
+          ticked: [...root.querySelectorAll<HTMLInputElement>('[data-rubric]:checked')].map((i) =>
+            Number(i.dataset.rubric),
+          ),
+        };
+    }
+  }
+
+  /** show puts an answer (the solution) into the controls. */
+  function show(a: Answer): void {
+    if (a.kind === 'choice')
+      for (const i of root.querySelectorAll<HTMLInputElement>('[data-option] input'))
+        i.checked = a.values.includes(i.value);
+    if (a.kind === 'numeric' && ui.number) ui.number.value = a.text;
+    if (a.kind === 'ordering' && ui.order) {
+      const items = new Map(
+        [...ui.order.children].map((li) => [(li as HTMLElement).dataset.value!, li]),
+      );
+      ui.order.append(...a.values.map((x) => items.get(x)!).filter(Boolean));
+      updateOrderButtons();
+    }
+    if (a.kind === 'matching')
+      for (const s of root.querySelectorAll<HTMLSelectElement>('select[data-left]'))
+        s.value = a.pairs[s.dataset.left!] ?? '';
+    if (a.kind === 'what-if')
+      for (const i of root.querySelectorAll<HTMLInputElement>('input[data-param]'))
+        i.value = a.params[i.dataset.param!] ?? i.value;
+    if (a.kind === 'task' && ui.commands) ui.commands.value = a.commands;
+  }
+
+  function resetControls(): void {
+    for (const i of root.querySelectorAll<HTMLInputElement>('[data-option] input'))
+      i.checked = false;
+    if (ui.number) ui.number.value = '';
+    for (const s of root.querySelectorAll<HTMLSelectElement>('select[data-left]')) s.value = '';
+    for (const i of root.querySelectorAll<HTMLInputElement>('input[data-param]'))
+      i.value = i.defaultValue;
+    for (const m of root.querySelectorAll<HTMLElement>(
+      '[data-role="mark"], [data-role="option-feedback"]',
+    )) {
+      m.textContent = '';
+      delete m.dataset.mark;
+    }
+    if (ui.console) {
+      ui.console.textContent = '';
+      ui.console.hidden = true;
+    }
+    ui.feedback.replaceChildren();
+    ui.hints.replaceChildren();
+    ui.hints.hidden = true;
+    setLive('');
+  }
+
+  // ---- ordering ----
+
+  function updateOrderButtons(): void {
+    if (!ui.order) return;
+    const items = [...ui.order.children] as HTMLElement[];
+    items.forEach((li, i) => {
+      li.querySelector<HTMLButtonElement>('[data-move="up"]')!.disabled = i === 0;
+      li.querySelector<HTMLButtonElement>('[data-move="down"]')!.disabled = i === items.length - 1;
+    });
+  }
+
+  function orderItems(): void {
+    if (!ui.order) return;
+    const items = [...ui.order.children] as HTMLElement[];
+    const byValue = new Map(items.map((li) => [li.dataset.value!, li]));
+    const authored = q.kind === 'ordering' ? q.items.map((i) => i.value) : [];
+    ui.order.append(...shuffle(authored, v).map((x) => byValue.get(x)!));
+    updateOrderButtons();
+  }
+
+  ui.order?.addEventListener('click', (ev) => {
+    const b = (ev.target as Element).closest<HTMLButtonElement>('button[data-move]');
+    if (!b || b.disabled || final) return;
+    const li = b.closest('li')!;
+    const up = b.dataset.move === 'up';
+    const sibling = up ? li.previousElementSibling : li.nextElementSibling;
+    if (!sibling) return;
+    if (up) sibling.before(li);
+    else sibling.after(li);
+    updateOrderButtons();
+    (b.disabled
+      ? li.querySelector<HTMLButtonElement>(`[data-move="${up ? 'down' : 'up'}"]`)!
+      : b
+    ).focus();
+    li.classList.add('is-moved');
+    setTimeout(() => li.classList.remove('is-moved'), 400);
+    const items = [...ui.order!.children];
+    setLive(
+      fmt(t.moved, {
+        item: li.querySelector('.quiz-order-label')?.textContent ?? '',
+        n: items.indexOf(li) + 1,
+        total: items.length,
+      }),
+    );
+  });
+
+  // ---- feedback ----
+
+  function heading(text: string): HTMLHeadingElement {
+    return el('h3', text);
+  }
+
+  function resultMessage(g: Grade, score: number): { text: string; result: string } {
+    if (g.selfAssessed)
+      return {
+        text: fmt(t.selfRecorded, {
+          n: Math.round(g.score * (q.kind === 'interview' ? q.rubric.length : 1)),
+          total: q.kind === 'interview' ? q.rubric.length : 1,
+        }),
+        result: 'recorded',
+      };
+    const parts: string[] = [];
+    let result: string;
+    if (g.correct) {
+      parts.push(t.correct);
+      result = 'correct';
+    } else if (g.score > 0) {
+      parts.push(fmt(t.partly, { score: percent(g.score) }));
+      result = 'partly';
+    } else {
+      parts.push(t.wrong);
+      result = 'wrong';
+    }
+    if (hintCost() > 0) parts.push(fmt(t.scoreAfterHints, { score: percent(score) }));
+    if (!g.correct && maxAttempts > 0)
+      parts.push(
+        attempts >= maxAttempts
+          ? t.noAttemptsLeft
+          : fmt(t.attemptsLeft, { n: maxAttempts - attempts }),
+      );
+    return { text: parts.join(' '), result };
+  }
+
+  function renderOptions(g: Grade, values: Record<string, string | number>): void {
+    if (!g.options || !('options' in q) || !q.options) return;
+    for (const li of root.querySelectorAll<HTMLElement>('[data-option]')) {
+      const value = li.dataset.option!;
+      const mark = li.querySelector<HTMLElement>('[data-role="mark"]')!;
+      const fb = li.querySelector<HTMLElement>('[data-role="option-feedback"]')!;
+      const m = g.options[value];
+      const o = q.options.find((x) => x.value === value);
+      mark.textContent =
+        m === 'right'
+          ? `✓ ${t.right}`
+          : m === 'wrong'
+            ? `✗ ${t.wrongMark}`
+            : m === 'missed'
+              ? `○ ${t.missed}`
+              : '';
+      if (m) mark.dataset.mark = m;
+      else delete mark.dataset.mark;
+      if (m && o?.feedback) rich(fb, txt(o.feedback, values));
+      else fb.textContent = '';
+    }
+  }
+
+  function renderFeedback(r: GradeResult, a: Answer): void {
+    const g = r.grade;
+    const parts: HTMLElement[] = [];
+    renderOptions(g, r.values);
+    if (g.checks) {
+      const ul = el('ul', undefined, 'quiz-checks');
+      for (const c of g.checks) {
+        const li = el('li');
+        li.dataset.passed = String(c.passed);
+        li.dataset.result = c.passed ? 'correct' : 'wrong';
+        li.textContent = `${c.passed ? '✓' : '✗'} ${c.passed ? t.checkPassed : t.checkFailed}: ${c.label[lang]} (${fmt(t.checkWeight, { w: c.weight })}${c.measured !== undefined ? `; ${fmt(t.measured, { value: c.measured })}` : ''})`;
+        ul.append(li);
+      }
+      parts.push(heading(t.checks), ul);
+    }
+    if (q.kind === 'predict' && g.outputs?.length) {
+      const grid = el('div', undefined, 'quiz-compare');
+      const mine = el('div');
+      const yours =
+        a.kind === 'choice'
+          ? a.values.map((x) => q.options?.find((o) => o.value === x)?.label[lang] ?? x).join(', ')
+          : a.kind === 'numeric'
+            ? `${a.text}${q.unit ? ` ${q.unit[lang]}` : ''}`
+            : '';
+      mine.append(heading(t.yourPrediction), el('p', yours));
+      const theirs = el('div');
+      const pre = el(
+        'pre',
+        g.outputs.map((o) => `$ ${o.command}\n${o.output.stdout}${o.output.stderr}`).join('\n'),
+      );
+      pre.tabIndex = 0;
+      theirs.append(heading(t.reveal), pre);
+      grid.append(mine, theirs);
+      parts.push(grid);
+    }
+    if (q.kind === 'task' && g.outputs && ui.console) printOutputs(g.outputs);
+    if (!g.correct && r.evidence?.length) parts.push(...renderEvidence(r.evidence, r.seed));
+    if (final && q.explanation)
+      parts.push(heading(t.explanation), rich(el('p'), txt(q.explanation, r.values)));
+    ui.feedback.replaceChildren(...parts);
+  }
+
+  function renderEvidence(facts: Fact[], seed: number): HTMLElement[] {
+    const ol = el('ol', undefined, 'quiz-evidence');
+    for (const f of facts)
+      ol.append(el('li', `${formatSeconds(f.t)} ${t.secondsUnit} — ${f.text[lang]}`));
+    return [heading(t.evidence), el('p', fmt(t.evidenceHelp, { seed })), ol];
+  }
+
+  function printOutputs(outputs: NonNullable<Grade['outputs']>): void {
+    if (!ui.console) return;
+    ui.console.hidden = false;
+    ui.console.textContent = outputs
+      .map((o) => `$ ${o.command}\n${o.output.stdout}${o.output.stderr}`)
+      .join('\n');
+  }
+
+  function emit(detail: GradedDetail): void {
+    root.dispatchEvent(new CustomEvent<GradedDetail>('quiz:graded', { bubbles: true, detail }));
+  }
+
+  root.addEventListener('quiz:reveal', () => {
+    const show = held;
+    held = undefined;
+    show?.();
+  });
+
+  // ---- actions ----
+
+  async function ask(body: RequestBody): Promise<Response> {
+    setBusy(true);
+    try {
+      return await client().call(body);
+    } catch (err) {
+      return { id: 0, ok: false, error: err instanceof Error ? err.message : String(err) };
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function submit(): Promise<void> {
+    if (!variant || busy || final) return;
+    const a = answer();
+    const forV = v;
+    setLive(t.checking);
+    const started = performance.now();
+    const res = await ask({ type: 'grade', qid: payload.id, v: forV, answer: a });
+    const ms = performance.now() - started;
+    if (forV !== v) return;
+    root.dataset.gradeMs = ms.toFixed(1);
+    root.dataset.submissions = String(++submissions);
+    if (!res.ok || !res.result) {
+      setLive(fmt(t.error, { error: res.ok ? 'no result' : res.error }), 'invalid');
+      return;
+    }
+    const r = res.result;
+    root.dataset.workerMs = r.ms.toFixed(1);
+    const g = r.grade;
+    if (g.invalid) {
+      root.dataset.result = 'invalid';
+      setLive(fmt(t.invalidPrefix, { message: g.invalid[lang] }), 'invalid');
+      return;
+    }
+    attempts++;
+    lastCorrect = g.correct;
+    const score = Math.max(0, g.score * (1 - hintCost()));
+    final = g.correct || Boolean(g.selfAssessed) || (maxAttempts > 0 && attempts >= maxAttempts);
+    const msg = resultMessage(g, score);
+    const reveal = () => {
+      root.dataset.result = msg.result;
+      setLive(msg.text, msg.result);
+      renderFeedback(r, a);
+    };
+    if (interviewMode()) {
+      held = reveal;
+      root.dataset.result = 'recorded';
+      setLive(t.recorded);
+    } else reveal();
+    root.dataset.attempt = String(attempts);
+    updateButtons();
+    emit({
+      id: payload.id,
+      lesson: payload.lesson ?? '',
+      concepts,
+      score,
+      correct: g.correct,
+      variant: v,
+      attempt: attempts,
+      final,
+      selfAssessed: Boolean(g.selfAssessed),
+    });
+  }
+
+  async function showSolution(): Promise<void> {
+    if (!variant || busy) return;
+    const res = await ask({ type: 'solution', qid: payload.id, v });
+    if (!res.ok) return setLive(fmt(t.error, { error: res.error }), 'invalid');
+    final = true;
+    solutionShown = true;
+    if (res.solution) show(res.solution);
+    const parts: HTMLElement[] = [heading(t.solutionHeading), el('p', t.solutionShown)];
+    if (q.explanation)
+      parts.push(heading(t.explanation), rich(el('p'), txt(q.explanation, res.values ?? params())));
+    ui.feedback.replaceChildren(...parts);
+    root.dataset.solution = 'shown';
+    updateButtons();
+    ui.feedback.querySelector('h3')?.setAttribute('tabindex', '-1');
+    ui.feedback.querySelector<HTMLElement>('h3')?.focus();
+  }
+
+  function showHint(): void {
+    const h = q.hints[hintsShown];
+    if (!h) return;
+    hintsShown++;
+    const li = el('li');
+    rich(li, txt(h));
+    if (h.cost > 0) li.append(` (−${percent(h.cost)}%)`);
+    ui.hints.hidden = false;
+    ui.hints.append(li);
+    setLive(`${fmt(t.hintN, { n: hintsShown })}: ${li.textContent ?? ''}`);
+    updateButtons();
+    if (ui.hint?.disabled) ui.check.focus();
+  }
+
+  async function prepare(): Promise<void> {
+    variant = undefined;
+    root.dataset.ready = 'false';
+    ui.state.textContent = t.preparing;
+    updateButtons();
+    const res = await ask({ type: 'prepare', payload, v });
+    if (!res.ok || !res.variant) {
+      ui.state.textContent = fmt(t.failed, { error: res.ok ? 'no variant' : res.error });
+      return;
+    }
+    variant = res.variant;
+    root.dataset.variant = String(v);
+    rich(ui.prompt, txt(q.prompt));
+    orderItems();
+    ui.state.textContent = fmt(t.ready, { variant: v });
+    root.dataset.ready = 'true';
+    updateButtons();
+  }
+
+  async function anotherVariant(): Promise<void> {
+    if (busy) return;
+    v = drawVariant(v);
+    if (forced === undefined) saveVariant(payload.id, v);
+    forced = undefined;
+    attempts = 0;
+    hintsShown = 0;
+    final = false;
+    lastCorrect = false;
+    solutionShown = false;
+    held = undefined;
+    delete root.dataset.result;
+    delete root.dataset.solution;
+    delete root.dataset.attempt;
+    resetControls();
+    await prepare();
+    ui.prompt.setAttribute('tabindex', '-1');
+    ui.prompt.focus();
+  }
+
+  async function runCommands(): Promise<void> {
+    if (!ui.commands || !variant) return;
+    ui.console!.hidden = false;
+    ui.console!.textContent = t.running;
+    const res = await ask({ type: 'console', qid: payload.id, v, commands: ui.commands.value });
+    if (!res.ok) ui.console!.textContent = fmt(t.error, { error: res.error });
+    else printOutputs(res.outputs ?? []);
+  }
+
+  function showModel(): void {
+    if (q.kind !== 'interview' || !ui.modelOut) return;
+    const wrap = el('div', undefined, 'quiz-model');
+    const fs = el('fieldset', undefined, 'quiz-fieldset');
+    fs.append(el('legend', t.rubric));
+    const ul = el('ul', undefined, 'quiz-rubric');
+    q.rubric.forEach((r, i) => {
+      const li = el('li');
+      const label = el('label');
+      const box = el('input');
+      box.type = 'checkbox';
+      box.dataset.rubric = String(i);
+      label.append(box, el('span', r[lang]));
+      li.append(label);
+      ul.append(li);
+    });
+    fs.append(ul);
+    wrap.append(heading(t.modelAnswer), rich(el('p'), txt(q.modelAnswer)), fs);
+    ui.modelOut.replaceChildren(wrap);
+    ui.model!.hidden = true;
+    ui.check.hidden = false;
+    wrap.querySelector('h3')!.setAttribute('tabindex', '-1');
+    wrap.querySelector<HTMLElement>('h3')!.focus();
+  }
+
+  ui.form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void submit();
+  });
+  ui.hint?.addEventListener('click', showHint);
+  ui.solution?.addEventListener('click', () => void showSolution());
+  ui.another?.addEventListener('click', () => void anotherVariant());
+  ui.run?.addEventListener('click', () => void runCommands());
+  ui.model?.addEventListener('click', showModel);
+
+  void prepare();
+}

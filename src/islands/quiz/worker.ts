@@ -1,0 +1,122 @@
+// The quiz worker: one per page, shared by every question on it. It runs the simulator for the
+// learner's variant (computeKey), grades answers against it (grade) and picks the evidence for
+// wrong answers, so the main thread never runs a scenario. Keyed variants are cached.
+
+/// <reference lib="webworker" />
+import {
+  computeKey,
+  grade,
+  runVariant,
+  solutionOf,
+  MAX_COMMANDS,
+  variantOf,
+  type Keyed,
+} from '../../quiz/grade.ts';
+import { evidence } from '../../quiz/evidence.ts';
+import type { Question } from '../../quiz/schema.ts';
+import { unseal, type Payload, type Request, type Response } from './protocol.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+const questions = new Map<string, { q: Question; payload: Payload }>();
+/** keyed caches computed keys by question and variant; the oldest go first past CACHE_SIZE. */
+const keyed = new Map<string, Keyed>();
+const CACHE_SIZE = 64;
+
+function question(qid: string): { q: Question; payload: Payload } {
+  const entry = questions.get(qid);
+  if (!entry) throw new Error(`unknown question ${qid}`);
+  return entry;
+}
+
+/** keyFor returns the cached key of a variant, computing it on first use. */
+function keyFor(qid: string, v: number): Keyed {
+  const cacheKey = `${qid}#${v}`;
+  const hit = keyed.get(cacheKey);
+  if (hit) return hit;
+  const { q, payload } = question(qid);
+  const k = computeKey(q, payload.scenarioYaml, variantOf(q, v));
+  keyed.set(cacheKey, k);
+  if (keyed.size > CACHE_SIZE) keyed.delete(keyed.keys().next().value!);
+  return k;
+}
+
+/** register rebuilds the question the page carried: wrong fixtures stay out, solutions are unsealed. */
+function register(p: Payload): void {
+  if (questions.has(p.id)) return;
+  const q = p.question;
+  if (q.kind === 'what-if' || q.kind === 'task') {
+    const correct = p.sealed ? unseal<never[]>(p.sealed) : [];
+    (q as { fixtures: unknown }).fixtures = { correct, wrong: [] };
+  }
+  questions.set(p.id, { q, payload: p });
+}
+
+function commandLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .map((l) => l.replace(/^(\$\s*)?kubectl\s+/, ''))
+    .slice(0, MAX_COMMANDS)
+    .map((l) => l.slice(0, 2000));
+}
+
+function handle(req: Request): Response {
+  switch (req.type) {
+    case 'prepare': {
+      register(req.payload);
+      const k = keyFor(req.payload.id, req.v);
+      return { id: req.id, ok: true, variant: k.variant };
+    }
+    case 'grade': {
+      const start = performance.now();
+      const k = keyFor(req.qid, req.v);
+      const { q, payload } = question(req.qid);
+      const g = grade(q, k, req.answer, payload.scenarioYaml);
+      const facts = !g.invalid && !g.correct && k.run ? evidence(q, k.run) : undefined;
+      return {
+        id: req.id,
+        ok: true,
+        result: {
+          grade: g,
+          values: k.values,
+          evidence: facts,
+          seed: k.variant.seed,
+          ms: performance.now() - start,
+        },
+      };
+    }
+    case 'solution': {
+      const k = keyFor(req.qid, req.v);
+      return {
+        id: req.id,
+        ok: true,
+        solution: solutionOf(question(req.qid).q, k),
+        values: k.values,
+      };
+    }
+    case 'console': {
+      const { q, payload } = question(req.qid);
+      if (q.kind !== 'task' || payload.scenarioYaml === undefined)
+        return { id: req.id, ok: false, error: 'not a task' };
+      const lines = commandLines(req.commands);
+      const run = runVariant(payload.scenarioYaml, variantOf(q, req.v), {
+        commands: { at: q.start, lines },
+        until: q.start * 1000,
+      });
+      return { id: req.id, ok: true, outputs: run.outputs };
+    }
+  }
+}
+
+self.onmessage = (ev: MessageEvent<Request>) => {
+  const req = ev.data;
+  let res: Response;
+  try {
+    res = handle(req);
+  } catch (err) {
+    res = { id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+  self.postMessage(res);
+};
