@@ -28,12 +28,12 @@ export default defineConfig({
         {
           label: 'Course',
           translations: { ja: 'コース' },
-          items: [{ slug: 'course/outline' }, { slug: 'course/fidelity' }],
+          items: [{ slug: 'course/outline' }, { slug: 'course/fidelity' }, { slug: 'course/progress' }, { slug: 'review' }],
         },
         {
           label: 'Demos',
           translations: { ja: 'デモ' },
-          items: [{ slug: 'demo/figures' }, { slug: 'demo/cluster-lab' }],
+          items: [{ slug: 'demo/figures' }, { slug: 'demo/cluster-lab' }, { slug: 'demo/quiz' }],
         },
         // One group per module with lessons; see src/sidebar.ts for why not `autogenerate`.
         ...lessonSidebar(fileURLToPath(new URL('./content/docs', import.meta.url))),
