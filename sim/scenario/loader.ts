@@ -104,7 +104,7 @@ export function parseScenario(text: string, file = '<inline scenario>'): Scenari
   if (doc.errors.length) {
     throw new ScenarioError(
       file,
-      doc.errors.map((e) => `line ${e.linePos?.[0]?.line ?? '?'}, column ${e.linePos?.[0]?.col ?? '?'}: ${e.message.split('\n')[0]}: expected valid YAML`),
+      doc.errors.map((e) => `line ${e.linePos?.[0]?.line ?? '?'}, column ${e.linePos?.[0]?.col ?? '?'}: ${e.message.split('\n')[0]!.replace(/:$/, '')}: expected valid YAML`),
     );
   }
   const input = doc.toJS();

@@ -18,52 +18,52 @@ export const Duration = z
     }
     return ms;
   })
-  .describe('A duration such as 90s, 5m or 1h30m.');
+  .describe('A duration such as 90s, 5m or 1h30m.').meta({ ja: '90s、5m、1h30m のような時間の長さ。' });
 
 /** Quantity is a Kubernetes resource quantity such as "4", "500m", "8Gi". */
 export const Quantity = z
   .union([z.string(), z.number()])
   .refine((v) => parseQuantity(v) !== undefined, { message: 'expected a Kubernetes quantity such as "4", "500m" or "8Gi"' })
   .transform((v) => String(v))
-  .describe('A Kubernetes quantity such as "4", "500m" or "8Gi".');
+  .describe('A Kubernetes quantity such as "4", "500m" or "8Gi".').meta({ ja: '"4"、"500m"、"8Gi" のような Kubernetes の数量（quantity）。' });
 
 const kebab = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export const TaintSchema = z
   .object({
-    key: z.string().min(1).describe('The taint key, e.g. dedicated.'),
-    value: z.string().optional().describe('The taint value (optional).'),
-    effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).describe('What the taint does to Pods that do not tolerate it.'),
+    key: z.string().min(1).describe('The taint key, e.g. dedicated.').meta({ ja: 'taint のキー。例: dedicated。' }),
+    value: z.string().optional().describe('The taint value (optional).').meta({ ja: 'taint の値（省略可）。' }),
+    effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).describe('What the taint does to Pods that do not tolerate it.').meta({ ja: 'その taint を許容しない Pod にどう作用するか。' }),
   })
   .strict();
 
 const nodeFields = {
-  cpu: Quantity.default('4').describe('Allocatable CPU, e.g. "4" or "3500m".'),
-  memory: Quantity.default('8Gi').describe('Allocatable memory, e.g. "8Gi".'),
-  pods: z.number().int().positive().default(110).describe('Maximum Pods on the node (kubelet maxPods, default 110).'),
-  labels: z.record(z.string(), z.string()).default({}).describe('Extra node labels, e.g. topology.kubernetes.io/zone.'),
-  taints: z.array(TaintSchema).default([]).describe('Taints the node registers with.'),
-  images: z.array(z.string()).default([]).describe('Images already present on the node (no pull needed).'),
+  cpu: Quantity.default('4').describe('Allocatable CPU, e.g. "4" or "3500m".').meta({ ja: '割り当て可能な CPU。例: "4"、"3500m"。' }),
+  memory: Quantity.default('8Gi').describe('Allocatable memory, e.g. "8Gi".').meta({ ja: '割り当て可能なメモリー。例: "8Gi"。' }),
+  pods: z.number().int().positive().default(110).describe('Maximum Pods on the node (kubelet maxPods, default 110).').meta({ ja: 'ノードに置ける Pod の最大数（kubelet の maxPods、デフォルト 110）。' }),
+  labels: z.record(z.string(), z.string()).default({}).describe('Extra node labels, e.g. topology.kubernetes.io/zone.').meta({ ja: 'ノードに追加するラベル。例: topology.kubernetes.io/zone。' }),
+  taints: z.array(TaintSchema).default([]).describe('Taints the node registers with.').meta({ ja: 'ノードが登録時に持つ taint。' }),
+  images: z.array(z.string()).default([]).describe('Images already present on the node (no pull needed).').meta({ ja: 'ノードにすでにあるイメージ（pull 不要）。' }),
 };
 
 export const NodeSchema = z
-  .object({ name: z.string().regex(kebab, 'expected a lower-case DNS label such as node-1').describe('The node name.'), ...nodeFields })
+  .object({ name: z.string().regex(kebab, 'expected a lower-case DNS label such as node-1').describe('The node name.').meta({ ja: 'ノード名。' }), ...nodeFields })
   .strict();
 
 export const NodeTemplateSchema = z
   .object({
-    namePrefix: z.string().regex(/^[a-z0-9]([-a-z0-9]*)$/, 'expected a lower-case prefix such as worker-').describe('Prefix of generated names: worker- gives worker-1, worker-2, ...'),
-    count: z.number().int().min(1).max(10000).describe('How many nodes to generate (1 to 10000).'),
+    namePrefix: z.string().regex(/^[a-z0-9]([-a-z0-9]*)$/, 'expected a lower-case prefix such as worker-').describe('Prefix of generated names: worker- gives worker-1, worker-2, ...').meta({ ja: '生成する名前の接頭辞: worker- なら worker-1、worker-2、……。' }),
+    count: z.number().int().min(1).max(10000).describe('How many nodes to generate (1 to 10000).').meta({ ja: '生成するノードの数（1 から 10000）。' }),
     ...nodeFields,
   })
   .strict();
 
 export const ImageBehaviourSchema = z
   .object({
-    size: Quantity.optional().describe('Compressed image size, e.g. "70Mi"; sets the pull time.'),
-    pull: z.enum(['ok', 'notfound', 'unauthorized']).default('ok').describe('Whether pulling succeeds.'),
-    crashAfter: Duration.optional().describe('The container exits this long after it starts (CrashLoopBackOff follows).'),
-    exitCode: z.number().int().min(0).max(255).default(1).describe('Exit code when it crashes.'),
+    size: Quantity.optional().describe('Compressed image size, e.g. "70Mi"; sets the pull time.').meta({ ja: '圧縮後のイメージサイズ。例: "70Mi"。pull にかかる時間が決まる。' }),
+    pull: z.enum(['ok', 'notfound', 'unauthorized']).default('ok').describe('Whether pulling succeeds.').meta({ ja: 'pull が成功するかどうか。' }),
+    crashAfter: Duration.optional().describe('The container exits this long after it starts (CrashLoopBackOff follows).').meta({ ja: 'コンテナが起動してからこの時間で終了する（その後 CrashLoopBackOff になる）。' }),
+    exitCode: z.number().int().min(0).max(255).default(1).describe('Exit code when it crashes.').meta({ ja: 'クラッシュしたときの終了コード。' }),
   })
   .strict();
 
@@ -92,7 +92,7 @@ export const SettingsSchema = z
     }
     return out;
   })
-  .describe('Overrides of upstream defaults, e.g. nodeMonitorGracePeriod: 40s (the value before v1.32).');
+  .describe('Overrides of upstream defaults, e.g. nodeMonitorGracePeriod: 40s (the value before v1.32).').meta({ ja: 'upstream のデフォルト値の上書き。例: nodeMonitorGracePeriod: 40s（v1.32 より前の値）。' });
 
 export const ClusterSchema = z
   .object({
@@ -100,9 +100,9 @@ export const ClusterSchema = z
       .array(z.union([NodeSchema, NodeTemplateSchema]))
       .min(1)
       .default([{ name: 'node-1' }, { name: 'node-2' }, { name: 'node-3' }].map((n) => NodeSchema.parse(n)))
-      .describe('Worker nodes (a control-plane node is always added). Default: node-1..node-3 with 4 CPU, 8Gi, 110 pods.'),
+      .describe('Worker nodes (a control-plane node is always added). Default: node-1..node-3 with 4 CPU, 8Gi, 110 pods.').meta({ ja: 'ワーカーノード（コントロールプレーンノードは常に追加される）。デフォルト: CPU 4、メモリー 8Gi、Pod 110 の node-1 から node-3。' }),
     settings: SettingsSchema.default({}),
-    images: z.record(z.string(), ImageBehaviourSchema).default({}).describe('How particular images behave: size, pull failures, crashes.'),
+    images: z.record(z.string(), ImageBehaviourSchema).default({}).describe('How particular images behave: size, pull failures, crashes.').meta({ ja: '特定のイメージのふるまい: サイズ、pull の失敗、クラッシュ。' }),
   })
   .strict();
 
@@ -111,12 +111,12 @@ const NODE_FAULTS = new Set<string>(['node-down', 'node-up', 'partition', 'heal'
 
 export const StepSchema = z
   .object({
-    at: Duration.describe('When the step runs, from the start of the scenario.'),
-    apply: z.string().optional().describe('One or more manifests (YAML, separated by ---), applied as kubectl apply -f does.'),
-    kubectl: z.string().optional().describe('A kubectl command line without the leading "kubectl"; its output is captured.'),
-    fault: z.enum(FAULTS).optional().describe('A fault to inject.'),
-    exec: z.string().optional().describe('A node command: iptables-save -t nat, crictl ps, crictl pods.'),
-    node: z.string().optional().describe('The node a fault or exec applies to.'),
+    at: Duration.describe('When the step runs, from the start of the scenario.').meta({ ja: 'ステップを実行する時刻（シナリオ開始から）。' }),
+    apply: z.string().optional().describe('One or more manifests (YAML, separated by ---), applied as kubectl apply -f does.').meta({ ja: '1 つ以上のマニフェスト（YAML、--- で区切る）。kubectl apply -f と同じように適用する。' }),
+    kubectl: z.string().optional().describe('A kubectl command line without the leading "kubectl"; its output is captured.').meta({ ja: '先頭の "kubectl" を除いた kubectl のコマンドライン。出力が記録される。' }),
+    fault: z.enum(FAULTS).optional().describe('A fault to inject.').meta({ ja: '注入する障害。' }),
+    exec: z.string().optional().describe('A node command: iptables-save -t nat, crictl ps, crictl pods.').meta({ ja: 'ノード上のコマンド: iptables-save -t nat、crictl ps、crictl pods。' }),
+    node: z.string().optional().describe('The node a fault or exec applies to.').meta({ ja: 'fault や exec の対象となるノード。' }),
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -132,16 +132,16 @@ export const StepSchema = z
 
 export const ScenarioSchema = z
   .object({
-    name: z.string().regex(kebab, 'expected a kebab-case name such as node-failure').describe('Required, kebab-case; figures and questions refer to it.'),
-    seed: z.number().int().describe('Required integer seed: the same seed always gives the same run.'),
+    name: z.string().regex(kebab, 'expected a kebab-case name such as node-failure').describe('Required, kebab-case; figures and questions refer to it.').meta({ ja: '必須、ケバブケース。図や問題はこの名前で参照する。' }),
+    seed: z.number().int().describe('Required integer seed: the same seed always gives the same run.').meta({ ja: '必須の整数のシード。同じシードなら常に同じ実行になる。' }),
     description: z
       .object({ en: z.string(), ja: z.string() })
       .strict()
       .optional()
-      .describe('What the scenario shows, in English and Japanese.'),
+      .describe('What the scenario shows, in English and Japanese.').meta({ ja: 'シナリオが示す内容（英語と日本語）。' }),
     cluster: ClusterSchema.default(ClusterSchema.parse({})),
-    steps: z.array(StepSchema).default([]).describe('Actions in time order; each has `at` and exactly one action.'),
-    until: Duration.describe('Required: how long to run, e.g. 15m.'),
+    steps: z.array(StepSchema).default([]).describe('Actions in time order; each has `at` and exactly one action.').meta({ ja: '時刻順に並べた操作。各ステップは `at` と、ちょうど 1 つの操作を持つ。' }),
+    until: Duration.describe('Required: how long to run, e.g. 15m.').meta({ ja: '必須: 実行する長さ。例: 15m。' }),
   })
   .strict();
 

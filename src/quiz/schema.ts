@@ -7,6 +7,7 @@
 // learner's variant (src/quiz/grade.ts).
 
 import { z } from 'zod';
+import { parseDuration } from '../../sim/index.ts';
 
 const kebab = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -23,15 +24,15 @@ export type Text = z.output<typeof TextSchema>;
 const Seconds = z
   .union([z.number(), z.string()])
   .transform((v, ctx) => {
-    const m = typeof v === 'number' ? [String(v), String(v), ''] : /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
-    if (!m) {
-      ctx.addIssue({ code: 'custom', message: `found ${JSON.stringify(v)}, expected a duration such as 90s, 5m or 1h` });
+    if (typeof v === 'number') return v;
+    const ms = parseDuration(v.trim());
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: `found ${JSON.stringify(v)}, expected a duration such as 90s, 5m30s or 1h` });
       return z.NEVER;
     }
-    const n = Number(m[1]);
-    return m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : m[2] === 'h' ? n * 3600 : n;
+    return ms / 1000;
   })
-  .describe('A time from the start of the scenario: 90s, 5m, or a number of seconds.').meta({ ja: 'シナリオ開始からの時刻: 90s、5m、または秒数。' });
+  .describe('A time from the start of the scenario: 90s, 5m30s, or a number of seconds.').meta({ ja: 'シナリオ開始からの時刻: 90s、5m30s、または秒数。' });
 
 /** Scalar is what a field comparison compares against. */
 const Scalar = z.union([z.string(), z.number(), z.boolean()]);
@@ -43,7 +44,7 @@ const FieldTest = z.union([
     .object({
       ne: Scalar.optional().describe('The field is not this value.').meta({ ja: 'フィールドがこの値ではない。' }),
       in: z.array(Scalar).optional().describe('The field is one of these values.').meta({ ja: 'フィールドがこれらの値のどれかである。' }),
-      exists: z.boolean().optional().describe('The field is present (true) or absent (false).').meta({ ja: 'フィールドがある(true)、またはない(false)。' }),
+      exists: z.boolean().optional().describe('The field is present (true) or absent (false).').meta({ ja: 'フィールドがある（true）、またはない（false）。' }),
       gt: z.number().optional().describe('The field is a number greater than this.').meta({ ja: 'フィールドがこの値より大きい数値である。' }),
       lt: z.number().optional().describe('The field is a number less than this.').meta({ ja: 'フィールドがこの値より小さい数値である。' }),
     })
@@ -55,7 +56,7 @@ export const WhereSchema = z
   .record(z.string(), FieldTest)
   .describe(
     'Field tests, all of which must hold. Keys are paths such as status.phase, spec.nodeName, metadata.labels.app, status.conditions[type=Ready].status or spec.taints[key=node.kubernetes.io/unreachable,effect=NoExecute].key (a list item whose fields all match); values are a value to equal or { ne, in, exists, gt, lt }. "ready: true" is short for the Ready condition being True.',
-  ).meta({ ja: 'すべて成り立たなければならないフィールドの条件。キーは status.phase、spec.nodeName、metadata.labels.app、status.conditions[type=Ready].status のようなパス。値は一致すべき値か { ne, in, exists, gt, lt }。"ready: true" は Ready 状態が True であることの省略形。' });
+  ).meta({ ja: 'すべて成り立たなければならないフィールドの条件。キーは status.phase、spec.nodeName、metadata.labels.app、status.conditions[type=Ready].status、spec.taints[key=node.kubernetes.io/unreachable,effect=NoExecute].key（すべてのペアが一致するリストの要素）のようなパス。値は一致すべき値か { ne, in, exists, gt, lt }。"ready: true" は Ready 状態が True であることの省略形。' });
 export type Where = z.output<typeof WhereSchema>;
 
 const Resource = z
@@ -65,12 +66,12 @@ const Resource = z
 /** RequestMatch picks requests to kube-apiserver from the trace. */
 export const RequestMatchSchema = z
   .object({
-    verb: z.enum(['create', 'get', 'list', 'watch', 'update', 'patch', 'delete']).optional().describe('The request verb.').meta({ ja: 'リクエストの動詞(verb)。' }),
+    verb: z.enum(['create', 'get', 'list', 'watch', 'update', 'patch', 'delete']).optional().describe('The request verb.').meta({ ja: 'リクエストの動詞（verb）。' }),
     resource: z.string().optional().describe('Resource with subresource, e.g. pods, pods/binding, nodes/status, leases.').meta({ ja: 'サブリソースを含むリソース。例: pods、pods/binding、nodes/status、leases。' }),
     field: z.string().optional().describe('The request changed this field, e.g. spec.nodeName or spec.replicas.').meta({ ja: 'リクエストが変更したフィールド。例: spec.nodeName、spec.replicas。' }),
-    actor: z.string().optional().describe('The calling component, e.g. kube-scheduler or kubelet (any node).').meta({ ja: '呼び出したコンポーネント。例: kube-scheduler、kubelet(どのノードでも)。' }),
+    actor: z.string().optional().describe('The calling component, e.g. kube-scheduler or kubelet (any node).').meta({ ja: '呼び出したコンポーネント。例: kube-scheduler、kubelet（どのノードでも）。' }),
     name: z.string().optional().describe('The object name.').meta({ ja: 'オブジェクト名。' }),
-    code: z.number().int().optional().describe('The HTTP status answered (default: any success, 2xx).').meta({ ja: '返された HTTP ステータス(デフォルト: 成功を表す 2xx のいずれか)。' }),
+    code: z.number().int().optional().describe('The HTTP status answered (default: any success, 2xx).').meta({ ja: '返された HTTP ステータス（デフォルト: 成功を表す 2xx のいずれか）。' }),
   })
   .strict();
 export type RequestMatch = z.output<typeof RequestMatchSchema>;
@@ -94,10 +95,10 @@ interface ChangeMatch {
 const ChangeMatchSchema = z
   .object({
     resource: Resource,
-    type: z.enum(['ADDED', 'MODIFIED', 'DELETED']).optional().describe('The kind of change (default: any).').meta({ ja: '変更の種類(デフォルト: どれでも)。' }),
+    type: z.enum(['ADDED', 'MODIFIED', 'DELETED']).optional().describe('The kind of change (default: any).').meta({ ja: '変更の種類（デフォルト: どれでも）。' }),
     where: WhereSchema.optional(),
-    new: z.boolean().optional().describe('Only objects created after the `after` event (a replacement, not the original).').meta({ ja: '`after` のイベントより後に作られたオブジェクトだけ(元のものではなく代わりのもの)。' }),
-    namespace: z.string().optional().describe('Namespace (default: default, for namespaced resources).').meta({ ja: 'Namespace(namespace に属するリソースではデフォルト default)。' }),
+    new: z.boolean().optional().describe('Only objects created after the `after` event (a replacement, not the original).').meta({ ja: '`after` のイベントより後に作られたオブジェクトだけ（元のものではなく代わりのもの）。' }),
+    namespace: z.string().optional().describe('Namespace (default: default, for namespaced resources).').meta({ ja: 'Namespace（namespace に属するリソースではデフォルト default）。' }),
   })
   .strict();
 
@@ -105,13 +106,13 @@ const ChangeMatchSchema = z
 export const EventRefSchema: z.ZodType<EventRefT> = z.lazy(() =>
   z.union([
     z.object({ fault: z.string().describe('A fault name, e.g. node-down.').meta({ ja: '障害の名前。例: node-down。' }), node: z.string().optional(), nth: z.number().int().min(1).optional() }).strict(),
-    z.object({ step: z.number().int().min(0).describe('The index of a scenario step, from 0.').meta({ ja: 'シナリオのステップの番号(0 から)。' }) }).strict(),
+    z.object({ step: z.number().int().min(0).describe('The index of a scenario step, from 0.').meta({ ja: 'シナリオのステップの番号（0 から）。' }) }).strict(),
     z.object({ at: Seconds.describe('A fixed time from the start.').meta({ ja: '開始からの決まった時刻。' }) }).strict(),
     z
       .object({
         request: RequestMatchSchema,
         after: EventRefSchema.optional().describe('Only after this event.').meta({ ja: 'このイベントの後だけを対象にする。' }),
-        nth: z.number().int().min(1).optional().describe('The nth match (default 1).').meta({ ja: '条件に合う n 番目のもの(デフォルト 1)。' }),
+        nth: z.number().int().min(1).optional().describe('The nth match (default 1).').meta({ ja: '条件に合う n 番目のもの（デフォルト 1）。' }),
       })
       .strict(),
     z.object({ change: ChangeMatchSchema, after: EventRefSchema.optional(), nth: z.number().int().min(1).optional() }).strict(),
@@ -130,10 +131,10 @@ export type EventRef = EventRefT;
 const ObjectQuerySchema = z
   .object({
     resource: Resource,
-    namespace: z.string().optional().describe('Namespace (default: default; "*" for all).').meta({ ja: 'Namespace(デフォルト default、"*" ですべて)。' }),
+    namespace: z.string().optional().describe('Namespace (default: default; "*" for all).').meta({ ja: 'Namespace（デフォルト default、"*" ですべて）。' }),
     name: z.string().optional().describe('Only the object with this name.').meta({ ja: 'この名前のオブジェクトだけ。' }),
     where: WhereSchema.optional(),
-    at: Seconds.optional().describe('When to look (default: the end of the run, or after the learner\'s commands for tasks).').meta({ ja: '調べる時刻(デフォルト: 実行の終わり。task では学習者のコマンドの後)。' }),
+    at: Seconds.optional().describe('When to look (default: the end of the run, or after the learner\'s commands for tasks).').meta({ ja: '調べる時刻（デフォルト: 実行の終わり。task では学習者のコマンドの後）。' }),
   })
   .strict();
 export type ObjectQuery = z.output<typeof ObjectQuerySchema>;
@@ -146,7 +147,7 @@ export const MeasureSchema = z
   .union([
     z.object({ duration: z.object({ from: EventRefSchema, to: EventRefSchema }).strict().describe('Seconds from one event to another.').meta({ ja: 'あるイベントから別のイベントまでの秒数。' }) }).strict(),
     z.object({ time: EventRefSchema.describe('Seconds from the start of the scenario to the event.').meta({ ja: 'シナリオ開始からそのイベントまでの秒数。' }) }).strict(),
-    z.object({ actors: RequestMatchSchema.describe('The components that made matching requests (kubelet@node-1 counts as kubelet).').meta({ ja: '条件に合うリクエストを送ったコンポーネント(kubelet@node-1 は kubelet として数える)。' }) }).strict(),
+    z.object({ actors: RequestMatchSchema.describe('The components that made matching requests (kubelet@node-1 counts as kubelet).').meta({ ja: '条件に合うリクエストを送ったコンポーネント（kubelet@node-1 は kubelet として数える）。' }) }).strict(),
     z.object({ count: ObjectQuerySchema.describe('How many objects match.').meta({ ja: '条件に合うオブジェクトの数。' }) }).strict(),
     z.object({ field: ObjectQuerySchema.extend({ path: z.string().describe('The field path to read, e.g. spec.nodeName.').meta({ ja: '読み取るフィールドのパス。例: spec.nodeName。' }) }).strict().describe('The field of the first matching object.').meta({ ja: '条件に合う最初のオブジェクトのフィールド。' }) }).strict(),
     z
@@ -157,7 +158,7 @@ export const MeasureSchema = z
     z
       .object({
         min: ObjectQuerySchema.omit({ at: true })
-          .extend({ from: Seconds.optional().describe('Start looking at this time (default: when the first matching object appears).').meta({ ja: 'この時刻から調べ始める(デフォルト: 条件に合う最初のオブジェクトが現れたとき)。' }) })
+          .extend({ from: Seconds.optional().describe('Start looking at this time (default: when the first matching object appears).').meta({ ja: 'この時刻から調べ始める（デフォルト: 条件に合う最初のオブジェクトが現れたとき）。' }) })
           .strict()
           .describe('The smallest number of matching objects at any moment after `from`.').meta({ ja: '`from` 以降のどの時点かで、条件に合うオブジェクトが最も少なかったときの数。' }),
       })
@@ -169,14 +170,14 @@ export type Measure = z.output<typeof MeasureSchema>;
 /** Option is one choice. Its value is compared with what the measure yields; it is never marked "correct" by hand. */
 export const OptionSchema = z
   .object({
-    value: z.string().min(1).describe('What the measure must yield for this option to be right (e.g. kube-scheduler).').meta({ ja: 'この選択肢が正解になるために measure が返すべき値(例: kube-scheduler)。' }),
+    value: z.string().min(1).describe('What the measure must yield for this option to be right (e.g. kube-scheduler).').meta({ ja: 'この選択肢が正解になるために measure が返すべき値（例: kube-scheduler）。' }),
     label: TextSchema.describe('What the learner sees.').meta({ ja: '学習者に表示されるテキスト。' }),
     feedback: TextSchema.optional().describe('Shown after submitting when this option was chosen.').meta({ ja: 'この選択肢を選んで解答したときに表示する。' }),
   })
   .strict();
 
 const HintSchema = TextSchema.extend({
-  cost: z.number().min(0).max(1).default(0).describe('Fraction of the points this hint costs (0 to 1).').meta({ ja: 'このヒントで失う得点の割合(0 から 1)。' }),
+  cost: z.number().min(0).max(1).default(0).describe('Fraction of the points this hint costs (0 to 1).').meta({ ja: 'このヒントで失う得点の割合（0 から 1）。' }),
 }).describe('A hint, revealed one at a time.').meta({ ja: 'ヒント。1 つずつ表示される。' });
 
 const ParamSchema = z
@@ -210,7 +211,7 @@ const base = {
   scenario: z.string().regex(kebab).describe('The slug of content/scenarios/<slug>.yaml the question runs.').meta({ ja: '問題が実行する content/scenarios/<slug>.yaml のスラッグ。' }),
   variants: z
     .object({
-      seeds: z.tuple([z.number().int(), z.number().int()]).default([1, 20]).describe('Inclusive range of simulator seeds a variant may use.').meta({ ja: 'バリアントが使うシミュレーターのシードの範囲(両端を含む)。' }),
+      seeds: z.tuple([z.number().int(), z.number().int()]).default([1, 20]).describe('Inclusive range of simulator seeds a variant may use.').meta({ ja: 'バリアントが使うシミュレーターのシードの範囲（両端を含む）。' }),
       params: z
         .record(z.string(), z.array(z.union([z.number(), z.string()])).min(1))
         .default({})
@@ -224,14 +225,14 @@ const base = {
   hints: z.array(HintSchema).default([]),
   explanation: TextSchema.describe('Shown after submitting; use {{answer}} and {{name}} to quote measured values.').meta({ ja: '解答後に表示する。測定値は {{answer}} や {{name}} で引用する。' }),
   points: z.number().positive().default(1).describe('Weight of the question in a set.').meta({ ja: '問題セットの中でのこの問題の重み。' }),
-  maxAttempts: z.number().int().min(0).default(3).describe('Tries before the solution is shown (0: unlimited).').meta({ ja: '解答例が表示されるまでに解答できる回数(0 なら無制限)。' }),
+  maxAttempts: z.number().int().min(0).default(3).describe('Tries before the solution is shown (0: unlimited).').meta({ ja: '解答例が表示されるまでに解答できる回数（0 なら無制限）。' }),
 };
 
 const ChoiceSchema = z
   .object({
     ...base,
     kind: z.literal('choice'),
-    multiple: z.boolean().default(false).describe('Several options may be right (checkboxes, partial credit).').meta({ ja: '複数の選択肢が正解になりうる(チェックボックス、部分点あり)。' }),
+    multiple: z.boolean().default(false).describe('Several options may be right (checkboxes, partial credit).').meta({ ja: '複数の選択肢が正解になりうる（チェックボックス、部分点あり）。' }),
     measure: MeasureSchema,
     options: z.array(OptionSchema).min(2),
     fixtures: z.object({ wrong: z.array(z.array(z.string())).default([]) }).strict().default({ wrong: [] }).describe('Answers that must be graded wrong for every seed.').meta({ ja: 'どのシードでも不正解と採点されなければならない解答。' }),
@@ -271,7 +272,7 @@ const MatchingSchema = z
           .object({
             value: z.string(),
             label: TextSchema,
-            measure: MeasureSchema.describe('Yields the components this responsibility belongs to (usually `actors`).').meta({ ja: 'この役割を担うコンポーネントを返す(ふつうは `actors`)。' }),
+            measure: MeasureSchema.describe('Yields the components this responsibility belongs to (usually `actors`).').meta({ ja: 'この役割を担うコンポーネントを返す（ふつうは `actors`）。' }),
           })
           .strict(),
       )
@@ -320,7 +321,7 @@ const TaskSchema = z
     checks: z.array(CheckSchema).min(1),
     fixtures: z
       .object({
-        correct: z.array(z.array(z.string())).min(1).describe('kubectl command lists (without "kubectl") that must fix it.').meta({ ja: '問題を解決できなければならない kubectl コマンドのリスト("kubectl" は付けない)。' }),
+        correct: z.array(z.array(z.string())).min(1).describe('kubectl command lists (without "kubectl") that must fix it.').meta({ ja: '問題を解決できなければならない kubectl コマンドのリスト（"kubectl" は付けない）。' }),
         wrong: z.array(z.array(z.string())).default([]),
       })
       .strict(),
