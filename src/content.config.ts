@@ -1,6 +1,7 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
-import { docsSchema } from '@astrojs/starlight/schema';
+import { i18nLoader } from '@astrojs/starlight/loaders';
+import { docsSchema, i18nSchema } from '@astrojs/starlight/schema';
 import { LessonFrontmatterSchema } from './schemas/lesson.ts';
 
 // The docs collection is read from top-level content/docs, not src/content/docs, so course
@@ -10,4 +11,6 @@ export const collections = {
     loader: glob({ base: './content/docs', pattern: '**/[^_]*.{md,mdx}' }),
     schema: docsSchema({ extend: LessonFrontmatterSchema }),
   }),
+  // Starlight's own UI strings, where its Japanese set lacks one (the heading anchors' label).
+  i18n: defineCollection({ loader: i18nLoader(), schema: i18nSchema() }),
 };
