@@ -37,11 +37,19 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], bb[i])) return false;
     return true;
   }
-  const ak = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const bk = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  for (const k of ak) if (!deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  return true;
+  // Equal when both have the same defined keys with equal values (undefined counts as absent).
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let na = 0;
+  for (const k in ao) {
+    const x = ao[k];
+    if (x === undefined) continue;
+    na++;
+    if (!deepEqual(x, bo[k])) return false;
+  }
+  let nb = 0;
+  for (const k in bo) if (bo[k] !== undefined) nb++;
+  return na === nb;
 }
 
 /** hasUndefined reports whether an object graph holds an undefined-valued property (deepClone drops them). */

@@ -16,7 +16,12 @@ export interface Status {
 export class StatusError extends Error {
   readonly status: Status;
   constructor(status: Status) {
+    // Components throw and catch these as values (409 Conflict is routine), so no stack trace is
+    // captured: capturing one costs more than the rest of a request.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(status.message);
+    Error.stackTraceLimit = limit;
     this.status = status;
   }
   get code(): number {

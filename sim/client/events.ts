@@ -29,16 +29,16 @@ export class EventRecorder {
     const sim = this.client.apiserver.sim;
     const now = formatTime(sim.now());
     const ns = obj.metadata.namespace || 'default';
+    if (!this.allow(`${obj.kind}/${ns}/${obj.metadata.name}/${obj.metadata.uid}`, sim.now())) return;
     const key = `${obj.metadata.uid}|${type}|${reason}|${message}`;
     const prev = this.seen.get(key);
-    if (!this.allow(`${obj.kind}/${ns}/${obj.metadata.name}/${obj.metadata.uid}`, sim.now())) return;
     try {
       if (prev) {
         prev.count++;
         this.client.patch<Event>('events', prev.namespace, prev.name, { count: prev.count, lastTimestamp: now });
         return;
       }
-      const name = `${obj.metadata.name}.${(1767225600000000000n + BigInt(Math.floor(sim.now())) * 1000000n + BigInt(this.seen.size)).toString(16)}`;
+      const name = `${obj.metadata.name}.${unixNanoHex(Math.floor(sim.now()), this.seen.size)}`;
       const ev: Event = {
         apiVersion: 'v1',
         kind: 'Event',
@@ -88,4 +88,34 @@ export class EventRecorder {
     b.tokens -= 1;
     return true;
   }
+}
+
+// unixNanoHex is the hex of the Unix nanosecond timestamp of virtual millisecond ms, plus bump
+// (upstream names events "%v.%x" with t.UnixNano()). The value exceeds 2^53, so it is kept as
+// hi * 2^24 + lo, both exact in doubles, and printed as hi's hex followed by lo's six hex digits;
+// the pair for the last millisecond is memoized, as time only moves forward.
+let lastMs = Number.NaN;
+let lastHi = 0;
+let lastLo = 0;
+
+function unixNanoHex(ms: number, bump: number): string {
+  if (ms !== lastMs) {
+    // ns = (EPOCH_UNIX_MS + ms) * 1e6, as a hi * 2^24 + lo pair.
+    const unixMs = 1767225600000 + ms;
+    const msHi = Math.floor(unixMs / 16777216);
+    const msLo = unixMs - msHi * 16777216;
+    const lo = msLo * 1000000;
+    const carry = Math.floor(lo / 16777216);
+    lastHi = msHi * 1000000 + carry;
+    lastLo = lo - carry * 16777216;
+    lastMs = ms;
+  }
+  let lo = lastLo + bump;
+  let hi = lastHi;
+  if (lo >= 16777216) {
+    const c = Math.floor(lo / 16777216);
+    hi += c;
+    lo -= c * 16777216;
+  }
+  return hi.toString(16) + lo.toString(16).padStart(6, '0');
 }

@@ -49,7 +49,7 @@ export class Informer<T extends AnyObject> implements Lister<T> {
   private readonly opts: ListOptions;
   private readonly cache = new Map<string, T>();
   private readonly handlers: EventHandler<T>[] = [];
-  private readonly indexers = new Map<string, IndexFunc<T>>();
+  private readonly indexers: { fn: IndexFunc<T>; index: Map<string, Map<string, T>> }[] = [];
   private readonly indices = new Map<string, Map<string, Map<string, T>>>();
   private stream: WatchStream | undefined;
   private retry: TimerHandle | undefined;
@@ -71,8 +71,11 @@ export class Informer<T extends AnyObject> implements Lister<T> {
 
   /** addIndexer maintains an index (for example pods by spec.nodeName). */
   addIndexer(name: string, fn: IndexFunc<T>): this {
-    this.indexers.set(name, fn);
-    this.indices.set(name, new Map());
+    const index = new Map<string, Map<string, T>>();
+    const i = this.indexers.findIndex((x) => x.index === this.indices.get(name));
+    if (i >= 0) this.indexers[i] = { fn, index };
+    else this.indexers.push({ fn, index });
+    this.indices.set(name, index);
     return this;
   }
 
@@ -153,20 +156,22 @@ export class Informer<T extends AnyObject> implements Lister<T> {
   }
 
   private index(k: string, o: T): void {
-    for (const [name, fn] of this.indexers) {
-      const idx = this.indices.get(name)!;
-      for (const v of fn(o)) {
-        let m = idx.get(v);
-        if (!m) idx.set(v, (m = new Map()));
+    for (let i = 0; i < this.indexers.length; i++) {
+      const { fn, index } = this.indexers[i];
+      const vs = fn(o);
+      for (let j = 0; j < vs.length; j++) {
+        let m = index.get(vs[j]);
+        if (!m) index.set(vs[j], (m = new Map()));
         m.set(k, o);
       }
     }
   }
 
   private unindex(k: string, o: T): void {
-    for (const [name, fn] of this.indexers) {
-      const idx = this.indices.get(name)!;
-      for (const v of fn(o)) idx.get(v)?.delete(k);
+    for (let i = 0; i < this.indexers.length; i++) {
+      const { fn, index } = this.indexers[i];
+      const vs = fn(o);
+      for (let j = 0; j < vs.length; j++) index.get(vs[j])?.delete(k);
     }
   }
 

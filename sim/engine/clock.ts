@@ -48,16 +48,24 @@ function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146097 + doe - 719468;
 }
 
+// The last second formatted: components format "now" over and over, so it is memoized.
+let lastSecond = Number.NaN;
+let lastFormatted = '';
+
 /** formatTime renders virtual milliseconds as metav1.Time does: second precision, UTC. */
 export function formatTime(ms: number): string {
-  const unix = EPOCH_UNIX_MS + Math.floor(ms / 1000) * 1000;
+  const second = Math.floor(ms / 1000);
+  if (second === lastSecond) return lastFormatted;
+  const unix = EPOCH_UNIX_MS + second * 1000;
   const days = Math.floor(unix / 86400000);
   const rem = unix - days * 86400000;
   const [y, mo, d] = civilFromDays(days);
   const h = Math.floor(rem / 3600000);
   const mi = Math.floor((rem % 3600000) / 60000);
   const s = Math.floor((rem % 60000) / 1000);
-  return `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}Z`;
+  lastSecond = second;
+  lastFormatted = `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}Z`;
+  return lastFormatted;
 }
 
 /** formatMicroTime renders virtual milliseconds as metav1.MicroTime does (microseconds). */
@@ -71,12 +79,51 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))
 
 /** parseTime converts an RFC 3339 UTC timestamp back to virtual milliseconds. */
 export function parseTime(s: string): number {
-  const m = RFC3339.exec(s);
-  if (!m) return Number.NaN;
-  const days = daysFromCivil(Number(m[1]), Number(m[2]), Number(m[3]));
-  const frac = m[7] ? Math.round(Number(`0.${m[7]}`) * 1000) : 0;
-  const unix = days * 86400000 + Number(m[4]) * 3600000 + Number(m[5]) * 60000 + Number(m[6]) * 1000 + frac;
+  let y: number, mo: number, d: number, h: number, mi: number, sec: number, frac: string | undefined;
+  // The common shapes (formatTime, formatMicroTime) are read in place; anything else by the regex.
+  if (s.length >= 20 && s.length <= 30 && isFixedRFC3339(s)) {
+    y = digits(s, 0, 4);
+    mo = digits(s, 5, 2);
+    d = digits(s, 8, 2);
+    h = digits(s, 11, 2);
+    mi = digits(s, 14, 2);
+    sec = digits(s, 17, 2);
+    frac = s.length > 20 ? s.slice(20, -1) : undefined;
+  } else {
+    const m = RFC3339.exec(s);
+    if (!m) return Number.NaN;
+    [y, mo, d, h, mi, sec] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])];
+    frac = m[7];
+  }
+  const days = daysFromCivil(y, mo, d);
+  const f = frac ? Math.round(Number(`0.${frac}`) * 1000) : 0;
+  const unix = days * 86400000 + h * 3600000 + mi * 60000 + sec * 1000 + f;
   return unix - EPOCH_UNIX_MS;
+}
+
+// isFixedRFC3339 checks what RFC3339 matches without running it: digits and separators at fixed
+// places, then Z, or a dot, one to nine digits and Z.
+function isFixedRFC3339(s: string): boolean {
+  for (let i = 0; i < 19; i++) {
+    const c = s.charCodeAt(i);
+    const sep = i === 4 || i === 7 ? 45 : i === 10 ? 84 : i === 13 || i === 16 ? 58 : 0;
+    if (sep ? c !== sep : c < 48 || c > 57) return false;
+  }
+  const n = s.length;
+  if (s.charCodeAt(n - 1) !== 90) return false;
+  if (n === 20) return true;
+  if (s.charCodeAt(19) !== 46 || n < 22) return false;
+  for (let i = 20; i < n - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+function digits(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) v = v * 10 + s.charCodeAt(i) - 48;
+  return v;
 }
 
 const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;

@@ -592,14 +592,10 @@ function fieldsEqual(
   special: string | undefined,
   cmp: ((x: unknown, y: unknown) => boolean) | undefined,
 ): boolean {
-  const ak = Object.keys(ao);
-  for (let i = 0; i < ak.length; i++) {
-    const k = ak[i];
+  for (const k in ao) {
     if (k === special ? !cmp!(ao[k], bo[k]) : !semanticEqual(ao[k], bo[k])) return false;
   }
-  const bk = Object.keys(bo);
-  for (let i = 0; i < bk.length; i++) {
-    const k = bk[i];
+  for (const k in bo) {
     if (Object.hasOwn(ao, k)) continue;
     if (k === special ? !cmp!(undefined, bo[k]) : !semanticEqual(undefined, bo[k])) return false;
   }

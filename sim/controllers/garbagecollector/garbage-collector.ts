@@ -123,7 +123,15 @@ export class GarbageCollector {
 
   private onUpdate(resource: ResourceName, old: AnyObject, o: AnyObject): void {
     if (old.metadata.uid !== o.metadata.uid) this.uidToObject.delete(old.metadata.uid);
-    this.uidToObject.set(o.metadata.uid, identityOf(resource, o));
+    // An update rarely changes an identity; an equal one already in the graph is kept.
+    const known = this.uidToObject.get(o.metadata.uid);
+    if (
+      !known ||
+      known.resource !== resource ||
+      known.name !== o.metadata.name ||
+      known.namespace !== (o.metadata.namespace ?? '')
+    )
+      this.uidToObject.set(o.metadata.uid, identityOf(resource, o));
     if (
       !sameOwnerUIDs(old.metadata.ownerReferences, o.metadata.ownerReferences) &&
       this.hasUnobservedOwner(o)
