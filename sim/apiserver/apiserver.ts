@@ -102,8 +102,18 @@ export class KubeAPIServer {
   /** reachable reports whether a component can open a connection to kube-apiserver. */
   reachable(user: string): boolean {
     if (this.down) return false;
+    if (this.unreachable.size === 0) return true;
     const n = nodeOf(user);
     return n === undefined || !this.unreachable.has(n);
+  }
+
+  /**
+   * checkConnection throws the error a client sees when it cannot reach kube-apiserver (or
+   * kube-apiserver cannot reach etcd); for requests that are not modelled as resources, such as
+   * GET /api/v1/componentstatuses.
+   */
+  checkConnection(user: string): void {
+    this.connect(user);
   }
 
   private connect(user: string): void {
@@ -149,11 +159,10 @@ export class KubeAPIServer {
   // ---- object helpers ----
 
   private newUID(): string {
-    const h = () => this.rng.next().toString(16).padStart(8, '0');
-    const a = h();
-    const b = h();
-    const c = h();
-    const d = h();
+    const a = hex8(this.rng.next());
+    const b = hex8(this.rng.next());
+    const c = hex8(this.rng.next());
+    const d = hex8(this.rng.next());
     const variant = ((parseInt(c[0], 16) & 0x3) | 0x8).toString(16);
     return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4)}${d}`;
   }
@@ -516,16 +525,13 @@ export class KubeAPIServer {
   watch(user: string, resource: ResourceName, opts: ListOptions, handler: WatchStream['handler'], onClose: () => void): WatchStream {
     const s: WatchStream = { id: ++this.watchId, user, resource, opts, handler, onClose, since: this.etcd.revision, closed: false };
     this.request(user, 'watch', resource, opts.namespace, undefined, () => ({ code: 200 }));
+    // A delivery in progress may see the new stream, but skips it: it starts after the event.
     const node = resource === 'pods' ? opts.fieldSelector?.['spec.nodeName'] : undefined;
-    if (node !== undefined) {
-      const list = this.podWatchersByNode.get(node) ?? [];
-      list.push(s);
-      this.podWatchersByNode.set(node, list);
-    } else {
-      const list = this.watchers.get(resource) ?? [];
-      list.push(s);
-      this.watchers.set(resource, list);
-    }
+    const lists = node !== undefined ? this.podWatchersByNode : this.watchers;
+    const key = node ?? resource;
+    const list = lists.get(key);
+    if (list) list.push(s);
+    else lists.set(key, [s]);
     return s;
   }
 
@@ -534,9 +540,11 @@ export class KubeAPIServer {
     s.closed = true;
     const node = s.resource === 'pods' ? s.opts.fieldSelector?.['spec.nodeName'] : undefined;
     const list = node !== undefined ? this.podWatchersByNode.get(node) : this.watchers.get(s.resource);
-    if (list) {
-      const i = list.indexOf(s);
-      if (i >= 0) list.splice(i, 1);
+    // Removal copies the list, so a delivery in progress iterates an unchanging one.
+    if (list?.includes(s)) {
+      const rest = list.filter((x) => x !== s);
+      if (node !== undefined) this.podWatchersByNode.set(node, rest);
+      else this.watchers.set(s.resource, rest);
     }
   }
 
@@ -564,18 +572,20 @@ export class KubeAPIServer {
     const type: WatchEventType = ev.type === 'DELETE' ? 'DELETED' : ev.prevKv ? 'MODIFIED' : 'ADDED';
     if (this.recordChanges) this.changes.push({ t: this.sim.now() / 1000, type, resource, object: type === 'DELETED' ? withDeleteRV(prev!, ev.kv.modRevision) : obj });
     const revision = ev.kv.modRevision;
-    this.sim.after(this.sim.settings.watchLatency, `watch ${resource}`, () => this.deliver(resource, type, obj, prev, revision));
+    this.sim.after(this.sim.settings.watchLatency, watchWhat[resource], () => this.deliver(resource, type, obj, prev, revision));
   }
 
   private deliver(resource: ResourceName, type: WatchEventType, obj: AnyObject, prev: AnyObject | undefined, revision: number): void {
     const deleted = type === 'DELETED' ? withDeleteRV(prev!, revision) : obj;
-    const targets: WatchStream[] = [...(this.watchers.get(resource) ?? [])];
+    let targets: readonly WatchStream[] = this.watchers.get(resource) ?? [];
     if (resource === 'pods') {
       const a = (obj as Pod).spec?.nodeName;
       const b = (prev as Pod | undefined)?.spec?.nodeName;
-      if (a !== undefined) targets.push(...(this.podWatchersByNode.get(a) ?? []));
-      if (b !== undefined && b !== a) targets.push(...(this.podWatchersByNode.get(b) ?? []));
-      if (a === undefined || b === undefined) targets.push(...(this.podWatchersByNode.get('') ?? []));
+      const byNode = this.podWatchersByNode;
+      const onA = a !== undefined ? byNode.get(a) : undefined;
+      const onB = b !== undefined && b !== a ? byNode.get(b) : undefined;
+      const unbound = a === undefined || b === undefined ? byNode.get('') : undefined;
+      if (onA?.length || onB?.length || unbound?.length) targets = [...targets, ...(onA ?? []), ...(onB ?? []), ...(unbound ?? [])];
     }
     const cause = this.sim.cause;
     const tracing = this.sim.records('watch');
@@ -642,11 +652,25 @@ function withDeleteRV(o: AnyObject, rev: number): AnyObject {
   return { ...o, metadata: { ...o.metadata, resourceVersion: String(rev) } } as AnyObject;
 }
 
+const watchWhat = Object.fromEntries(Object.keys(resources).map((r) => [r, `watch ${r}`])) as Record<ResourceName, string>;
+
 const prefixToResource = new Map<string, ResourceName>(Object.values(resources).map((r) => [r.etcdPrefix, r.resource]));
 
+// resourceOfKey finds the resource of a key, first by its first two path segments
+// (/registry/pods/...), then by the longer prefixes (/registry/services/specs/).
 function resourceOfKey(key: string): ResourceName | undefined {
+  const i = key.indexOf('/', key.indexOf('/', 1) + 1);
+  const r = i < 0 ? undefined : prefixToResource.get(key.slice(0, i + 1));
+  if (r) return r;
   for (const [p, r] of prefixToResource) if (key.startsWith(p)) return r;
   return undefined;
+}
+
+const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+// hex8 formats a uint32 as eight lowercase hex digits.
+function hex8(n: number): string {
+  return HEX_BYTES[n >>> 24] + HEX_BYTES[(n >>> 16) & 255] + HEX_BYTES[(n >>> 8) & 255] + HEX_BYTES[n & 255];
 }
 
 /** matches applies ListOptions to an object. */

@@ -213,7 +213,26 @@ export class Cluster {
 
   /** kubectl runs a kubectl command line (without the leading "kubectl"). */
   kubectl(line: string, stdin?: string): CommandOutput {
-    const out = runKubectl({ client: this.kubectlClient, now: () => this.sim.now() }, line, stdin);
+    const out = runKubectl(
+      {
+        client: this.kubectlClient,
+        now: () => this.sim.now(),
+        // Simplification: the three statuses are always Healthy once kube-apiserver answers; it
+        // does not probe the scheduler, controller-manager and etcd as the real handler does
+        // (pkg/registry/core/componentstatus/rest.go).
+        componentStatuses: () => {
+          this.apiserver.checkConnection('kubectl');
+          return ['scheduler', 'controller-manager', 'etcd-0'].map((name) => ({
+            apiVersion: 'v1',
+            kind: 'ComponentStatus',
+            metadata: { name },
+            conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }],
+          }));
+        },
+      },
+      line,
+      stdin,
+    );
     this.sim.record({ kind: 'command', from: 'kubectl', to: 'kube-apiserver', command: `kubectl ${line}`, exitCode: out.exitCode });
     return out;
   }
