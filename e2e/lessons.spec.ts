@@ -81,12 +81,16 @@ for (const lesson of LESSONS) {
       const island = page.locator('[data-cluster-lab]').first();
       await island.scrollIntoViewIfNeeded();
       await expect(island).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
-      await island.getByRole('button', { name: lesson.lang === 'ja' ? '1 ステップ' : 'Step' }).first().click().catch(() => undefined);
+      const before = await island.getAttribute('data-time');
+      await island.locator('[data-role="step"]').click();
+      await expect(island).not.toHaveAttribute('data-time', before ?? '');
+      await expect(island).toHaveAttribute('data-time', /^[1-9]\d*$/);
 
-      const question = page.locator('[data-question-id]').first();
+      // The first question outside an interview set (those wait for Start).
+      const question = page.locator('[data-question-id]:not([data-quiz-set] *)').first();
       await question.scrollIntoViewIfNeeded();
       await answerSomething(question);
-      await expect(question).toHaveAttribute('data-result', /^(correct|partial|wrong|recorded)$/, { timeout: 60_000 });
+      await expect(question).toHaveAttribute('data-result', /^(correct|partly|wrong|recorded)$/, { timeout: 60_000 });
       expect(errors).toEqual([]);
     });
   });

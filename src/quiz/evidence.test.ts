@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeKey, variantOf } from './grade.ts';
+import { computeKey, grade, variantOf } from './grade.ts';
 import { loadQuestions } from './load.ts';
 import { MAX_FACTS, evidence, formatFact, measureFacts, requestFacts } from './evidence.ts';
 
@@ -74,13 +74,22 @@ describe('evidence', () => {
       expect(text).toContain(who);
   });
 
-  it('has no evidence for answers graded by running them, or self-assessed', () => {
-    for (const id of ['demo-whatif-rollout', 'demo-task-pending', 'demo-interview-architecture']) {
+  it('has no evidence for tasks and self-assessed answers', () => {
+    for (const id of ['demo-task-pending', 'demo-interview-architecture']) {
       const lq = all.get(id)!;
       expect(
         evidence(lq.question, { trace: [], changes: [], initial: {}, stepTimes: [], until: 0 }),
       ).toEqual([]);
     }
+  });
+
+  it('shows a what-if answer the moments of its own run, in time order', () => {
+    const lq = all.get('demo-whatif-rollout')!;
+    const k = computeKey(lq.question, lq.scenarioYaml, variantOf(lq.question, 0));
+    const g = grade(lq.question, k, { kind: 'what-if', params: { maxSurge: '1', maxUnavailable: '1' } }, lq.scenarioYaml);
+    const facts = evidence(lq.question, g.run!);
+    expect(facts.length).toBeGreaterThan(0);
+    expect(facts.map((f) => f.t)).toEqual([...facts.map((f) => f.t)].sort((a, b) => a - b));
   });
 
   it('returns nothing, rather than throwing, when a measured event never happens', () => {

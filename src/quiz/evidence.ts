@@ -264,6 +264,9 @@ export function evidence(q: Question, run: RunView): Fact[] {
           )
           .sort((a, b) => a.t - b.t),
       );
+    case 'what-if':
+      // The learner's own run: the moments its checks measured, so changing a value moves them.
+      return trim(q.checks.flatMap((c) => measureFacts(run, c.measure)).sort((a, b) => a.t - b.t));
     default:
       return [];
   }

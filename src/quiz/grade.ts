@@ -198,6 +198,8 @@ export interface Grade {
   outputs?: { command: string; output: CommandOutput }[];
   /** selfAssessed marks interview answers: the learner ticked the rubric; nothing was graded. */
   selfAssessed?: boolean;
+  /** run is the run made with a what-if or task answer (for evidence); never sent to the page. */
+  run?: Run;
 }
 
 const invalid = (en: string, ja: string): Grade => ({ invalid: { en, ja }, score: 0, correct: false });
@@ -317,7 +319,7 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
         params[p.name] = n;
       }
       const run = runVariant(scenarioYaml, keyed.variant, { params, full: needsFullTrace(q.checks) });
-      return checksGrade(runChecks(q.checks, run));
+      return { ...checksGrade(runChecks(q.checks, run)), run };
     }
     case 'task': {
       if (answer.kind !== 'task' || scenarioYaml === undefined) break;

@@ -12,6 +12,7 @@
 
 import type { Answer, Grade, Variant } from '../../quiz/grade.ts';
 import type { Fact } from '../../quiz/evidence.ts';
+import { evidenceTimeline } from './evidence-svg.ts';
 import type { Question, Text } from '../../quiz/schema.ts';
 import type { GradeResult, Payload, RequestBody, Response } from './protocol.ts';
 import {
@@ -465,17 +466,33 @@ export function mount(root: HTMLElement): void {
       parts.push(grid);
     }
     if (q.kind === 'task' && g.outputs && ui.console) printOutputs(g.outputs);
-    if (!g.correct && r.evidence?.length) parts.push(...renderEvidence(r.evidence, r.seed));
+    if ((!g.correct || q.kind === 'what-if') && r.evidence?.length)
+      parts.push(...renderEvidence(r.evidence, r.seed, a));
     if (final && q.explanation)
       parts.push(heading(t.explanation), rich(el('p'), txt(q.explanation, r.values)));
     ui.feedback.replaceChildren(...parts);
   }
 
-  function renderEvidence(facts: Fact[], seed: number): HTMLElement[] {
+  function renderEvidence(facts: Fact[], seed: number, a: Answer): HTMLElement[] {
     const ol = el('ol', undefined, 'quiz-evidence');
     for (const f of facts)
       ol.append(el('li', `${formatSeconds(f.t)} ${t.secondsUnit} — ${f.text[lang]}`));
-    return [heading(t.evidence), el('p', fmt(t.evidenceHelp, { seed })), ol];
+    // A numeric answer about a duration is drawn next to what the simulator measured.
+    const measure = 'measure' in q ? q.measure : undefined;
+    const n = a.kind === 'numeric' ? Number(a.text.replace(/[^0-9.-]/g, '')) : NaN;
+    const said =
+      measure && 'duration' in measure && Number.isFinite(n) && n >= 0 && n < 1e6 && facts.length >= 2
+        ? {
+            seconds: n,
+            label: fmt(t.youSaid, { value: formatSeconds(n) }),
+            simLabel: fmt(t.simulatorSaid, { value: formatSeconds(facts[facts.length - 1]!.t - facts[0]!.t) }),
+          }
+        : undefined;
+    const svg = evidenceTimeline(facts, t.secondsUnit, said);
+    const figure = el('figure', undefined, 'quiz-evidence-figure');
+    if (svg) figure.append(svg);
+    figure.append(ol);
+    return [heading(t.evidence), el('p', fmt(t.evidenceHelp, { seed })), figure];
   }
 
   function printOutputs(outputs: NonNullable<Grade['outputs']>): void {

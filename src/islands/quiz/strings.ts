@@ -81,6 +81,8 @@ const en = {
   solutionHeading: 'Solution',
   solutionShown: 'The solution is filled in above.',
   secondsUnit: 's',
+  youSaid: 'you said {value} s',
+  simulatorSaid: 'the simulator: {value} s',
   error: 'Something went wrong while grading: {error}',
 };
 
@@ -164,6 +166,8 @@ const ja: QuizStrings = {
   solutionHeading: '解答',
   solutionShown: '解答を上の欄に入れました。',
   secondsUnit: '秒',
+  youSaid: 'あなたの答え: {value} 秒',
+  simulatorSaid: 'シミュレーター: {value} 秒',
   error: '採点中に問題が起きました: {error}',
 };
 

@@ -73,8 +73,15 @@ function handle(req: Request): Response {
       const start = performance.now();
       const k = keyFor(req.qid, req.v);
       const { q, payload } = question(req.qid);
-      const g = grade(q, k, req.answer, payload.scenarioYaml);
-      const facts = !g.invalid && !g.correct && k.run ? evidence(q, k.run) : undefined;
+      const { run: answerRun, ...g } = grade(q, k, req.answer, payload.scenarioYaml);
+      // What-if answers always show their own run's moments (the point is to see them move);
+      // other kinds show the key run's moments after a wrong answer.
+      const facts =
+        q.kind === 'what-if' && answerRun
+          ? evidence(q, answerRun)
+          : !g.invalid && !g.correct && k.run
+            ? evidence(q, k.run)
+            : undefined;
       return {
         id: req.id,
         ok: true,
