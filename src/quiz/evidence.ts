@@ -266,10 +266,21 @@ export function evidence(q: Question, run: RunView): Fact[] {
       );
     case 'what-if':
       // The learner's own run: the moments its checks measured, so changing a value moves them.
-      return trim(q.checks.flatMap((c) => measureFacts(run, c.measure)).sort((a, b) => a.t - b.t));
+      return trim(dedupe(q.checks.flatMap((c) => measureFacts(run, c.measure))).sort((a, b) => a.t - b.t));
     default:
       return [];
   }
+}
+
+/** dedupe drops facts that several checks both found (same moment, same text). */
+function dedupe(facts: Fact[]): Fact[] {
+  const seen = new Set<string>();
+  return facts.filter((f) => {
+    const k = `${f.t}|${f.text.en}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 /** firstPerActor keeps each component's first matching request. */

@@ -31,7 +31,7 @@ export function evidenceTimeline(facts: Fact[], unit: string, said?: Said): SVGS
   const end = Math.max(measuredEnd, said ? t0 + said.seconds : measuredEnd);
   const span = end - t0 || 1;
   const x = (t: number) => left + ((t - t0) / span) * (right - left);
-  const H = said ? 118 : 62;
+  const H = said ? 122 : 62;
   const svg = node('svg', { viewBox: `0 0 ${W} ${H}`, class: 'quiz-timeline', 'aria-hidden': 'true', focusable: 'false' });
   svg.append(node('line', { x1: left, x2: right, y1: 24, y2: 24, class: 'axis' }));
   // Marks: facts at the same pixel share a label ("1,2").
@@ -45,18 +45,20 @@ export function evidenceTimeline(facts: Fact[], unit: string, said?: Said): SVGS
   for (const [px, nums] of [...groups.entries()].sort((a, b) => a[0] - b[0])) {
     svg.append(node('line', { x1: px, x2: px, y1: 18, y2: 30, class: 'mark' }));
     row = px - lastLabelX < 28 ? (row + 1) % 2 : 0;
-    svg.append(node('text', { x: px, y: row ? 10 : 44, 'text-anchor': 'middle', class: 'num' }, nums.join(',')));
+    const anchor = px < left + 24 ? 'start' : px > right - 24 ? 'end' : 'middle';
+    svg.append(node('text', { x: px, y: row ? 10 : 44, 'text-anchor': anchor, class: 'num' }, nums.join(',')));
     lastLabelX = px;
   }
   svg.append(node('text', { x: left, y: 58, class: 'tick' }, `${round(t0)} ${unit}`));
   svg.append(node('text', { x: right, y: 58, 'text-anchor': 'end', class: 'tick' }, `${round(end)} ${unit}`));
   if (said) {
+    // Each bar has its label above it, at the left, so no label sits on a bar.
     const bar = (y: number, to: number, cls: string, label: string) => {
-      svg.append(node('rect', { x: left, y, width: Math.max(2, x(to) - left), height: 12, class: cls }));
-      svg.append(node('text', { x: Math.min(right, x(to) + 6), y: y + 10, class: 'tick', 'text-anchor': x(to) > right - 140 ? 'end' : 'start' }, label));
+      svg.append(node('text', { x: left, y: y - 3, class: 'tick' }, label));
+      svg.append(node('rect', { x: left, y, width: Math.max(2, x(to) - left), height: 10, class: cls }));
     };
-    bar(70, measuredEnd, 'sim', said.simLabel);
-    bar(92, t0 + said.seconds, 'you', said.label);
+    bar(78, measuredEnd, 'sim', said.simLabel);
+    bar(108, t0 + said.seconds, 'you', said.label);
   }
   return svg;
 }
