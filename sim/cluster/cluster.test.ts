@@ -30,6 +30,27 @@ describe('a fresh cluster', () => {
     expect(out.stdout.split('\n')[0]).toMatch(/^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION$/);
     expect(out.stdout).toMatch(/control-plane\s+Ready\s+control-plane\s+60s\s+v1\.34\.1/);
   });
+
+  it('reports the kube-proxy DaemonSet with one ready Pod per node', () => {
+    const run = new ScenarioRun(load('apply-to-running'));
+    run.runUntil(0);
+    const out = run.cluster.kubectl('get daemonsets -n kube-system');
+    expect(out.stdout).toMatch(/^kube-proxy\s+4\s+4\s+4\s+4\s+4\s+<none>\s+60s$/m);
+  });
+
+  it('answers kubectl get componentstatuses with the deprecation warning, and with the connection error alone while kube-apiserver is down', () => {
+    const run = new ScenarioRun(load('apply-to-running'));
+    run.runUntil(0);
+    const up = run.cluster.kubectl('get componentstatuses');
+    expect(up.exitCode).toBe(0);
+    expect(up.stdout).toMatch(/^etcd-0\s+Healthy\s+ok/m);
+    expect(up.stderr).toBe('Warning: v1 ComponentStatus is deprecated in v1.19+\n');
+    run.cluster.fault('apiserver-down');
+    const down = run.cluster.kubectl('get componentstatuses');
+    expect(down.exitCode).toBe(1);
+    expect(down.stdout).toBe('');
+    expect(down.stderr).toBe('The connection to the server 10.0.0.10:6443 was refused - did you specify the right host or port?\n');
+  });
 });
 
 describe('kubectl apply to Running', () => {

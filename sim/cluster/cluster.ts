@@ -19,7 +19,7 @@ import { Simulation } from '../engine/simulation.ts';
 import type { TraceLevel } from '../engine/trace.ts';
 import { EtcdStore } from '../etcd/store.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
-import { runKubectl } from '../kubectl/kubectl.ts';
+import { healthyComponentStatuses, runKubectl } from '../kubectl/kubectl.ts';
 import { iptablesSaveCommand } from '../proxy/commands.ts';
 import { NodeIptables } from '../proxy/iptables.ts';
 import { KubeProxy } from '../proxy/proxier.ts';
@@ -222,12 +222,7 @@ export class Cluster {
         // (pkg/registry/core/componentstatus/rest.go).
         componentStatuses: () => {
           this.apiserver.checkConnection('kubectl');
-          return ['scheduler', 'controller-manager', 'etcd-0'].map((name) => ({
-            apiVersion: 'v1',
-            kind: 'ComponentStatus',
-            metadata: { name },
-            conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }],
-          }));
+          return healthyComponentStatuses();
         },
       },
       line,

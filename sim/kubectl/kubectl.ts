@@ -93,6 +93,16 @@ export interface KubectlClient {
   evict?(namespace: string, name: string, opts?: DeleteOptions): void;
 }
 
+/** healthyComponentStatuses is what GET /api/v1/componentstatuses returns when all three answer. */
+export function healthyComponentStatuses(): ComponentStatus[] {
+  return ['scheduler', 'controller-manager', 'etcd-0'].map((name) => ({
+    apiVersion: 'v1',
+    kind: 'ComponentStatus',
+    metadata: { name },
+    conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }],
+  }));
+}
+
 /** KubectlContext is the environment one command runs in. */
 export interface KubectlContext {
   client: KubectlClient;
@@ -307,7 +317,7 @@ class Run {
   }
 
   componentStatuses(): ComponentStatus[] {
-    const list = this.ctx.componentStatuses ? this.ctx.componentStatuses() : this.healthyStatuses();
+    const list = this.ctx.componentStatuses ? this.ctx.componentStatuses() : healthyComponentStatuses();
     // The deprecation warning arrives in the response's Warning header, so only a request that
     // kube-apiserver answered prints it (client-go rest.WarningHandler).
     if (!this.warnedComponentStatus) this.warn('v1 ComponentStatus is deprecated in v1.19+');
@@ -316,15 +326,6 @@ class Run {
   }
 
   private warnedComponentStatus = false;
-
-  private healthyStatuses(): ComponentStatus[] {
-    return ['scheduler', 'controller-manager', 'etcd-0'].map((name) => ({
-      apiVersion: 'v1',
-      kind: 'ComponentStatus',
-      metadata: { name },
-      conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }],
-    }));
-  }
 
   /** resolveNamed lists the (type, name) pairs of named targets, in the order the builder visits them. */
   resolveNamed(targets: Targets): { type: ResourceType; name: string }[] {

@@ -3,7 +3,7 @@
 // a right option, orderings have no ties. Any mismatch names the question and the seed.
 
 import { computeKey, grade, solutionOf, variantOf, formatNumber, type Answer, type Keyed } from './grade.ts';
-import { MeasureError } from './measure.ts';
+import { MeasureError, eventTime } from './measure.ts';
 import type { LoadedQuestion } from './load.ts';
 import { textsOf, placeholders } from './load.ts';
 
@@ -39,10 +39,11 @@ export function auditQuestion(lq: LoadedQuestion, count: number): AuditProblem[]
       if (k.values.length === 0) problem(`no option is right: the simulator measured ${keyed.values.answer || 'something no option names'}`);
       else if (!multiple && k.values.length > 1) problem(`several options are right (${k.values.join(', ')}) in a single-choice question`);
     }
-    if (k.kind === 'ordering') {
-      const times = q.kind === 'ordering' ? q.items.map((it) => it.value) : [];
-      if (new Set(times).size !== times.length) problem('two items share a value');
-      if (/\((\S+) s\).*\(\1 s\)/.test(String(keyed.values.answer))) problem(`two items happen at the same moment, so the order is ambiguous: ${keyed.values.answer}`);
+    if (k.kind === 'ordering' && q.kind === 'ordering' && keyed.run) {
+      const values = q.items.map((it) => it.value);
+      if (new Set(values).size !== values.length) problem('two items share a value');
+      const times = q.items.map((it) => eventTime(keyed.run!, it.at));
+      if (new Set(times).size !== times.length) problem(`two items happen at the same moment, so the order is ambiguous: ${keyed.values.answer}`);
     }
     if (k.kind === 'matching' && q.kind === 'matching')
       for (const l of q.left) if (!k.pairs[l.value]) problem(`${l.value} matches no responsibility in this run`);

@@ -9,6 +9,7 @@ import {
   getPath,
   matchesWhere,
   objectsAt,
+  requestMatches,
   type RunView,
 } from './measure.ts';
 import { formatNumber } from './grade.ts';
@@ -24,20 +25,6 @@ export interface Fact {
 export const MAX_FACTS = 10;
 
 const both = (s: string): Text => ({ en: s, ja: s });
-
-function requestMatches(
-  e: TraceEntry,
-  m: RequestMatch,
-): e is Extract<TraceEntry, { kind: 'request' }> {
-  if (e.kind !== 'request' || e.t < 0) return false;
-  if (m.code !== undefined ? e.code !== m.code : e.code < 200 || e.code >= 300) return false;
-  if (m.verb && e.verb !== m.verb) return false;
-  if (m.resource && e.resource !== m.resource) return false;
-  if (m.name && e.name !== m.name) return false;
-  if (m.actor && componentOf(e.from) !== m.actor && e.from !== m.actor) return false;
-  if (m.field && !(e.fields ?? []).includes(m.field)) return false;
-  return true;
-}
 
 /** requestFacts lists the matching requests: who asked what, and when (at most `limit`). */
 export function requestFacts(run: RunView, m: RequestMatch, limit = 6): Fact[] {

@@ -5,6 +5,9 @@
 import { OUTPUT_RESOURCES, ScenarioRun, parseScenario, type CommandOutput } from '../../sim/index.ts';
 import { measure, needsFullTrace, MeasureError, type Measured, type RunView } from './measure.ts';
 import type { Check, Question, Text } from './schema.ts';
+import { parseNumber } from './number.ts';
+
+export { parseNumber };
 
 /** Lang is a site language. */
 export type Lang = 'en' | 'ja';
@@ -204,11 +207,14 @@ export interface Grade {
 
 const invalid = (en: string, ja: string): Grade => ({ invalid: { en, ja }, score: 0, correct: false });
 
-/** parseNumber reads a learner's number: digits, optional sign and decimals, optional unit. */
-export function parseNumber(raw: string): number | undefined {
-  const s = raw.trim().replace(/,/g, '').replace(/\s*(s|sec|seconds?|秒|pods?|個)$/i, '');
-  if (!/^-?\d{1,9}(\.\d{1,6})?$/.test(s)) return undefined;
-  return Number(s);
+/** gradeNumber grades a typed number against the measured value, within an absolute tolerance. */
+function gradeNumber(answer: Answer, value: number, tolerance: number, outputs?: Grade['outputs']): Grade {
+  if (answer.kind !== 'numeric' || answer.text.trim() === '') return invalid('Enter a number first.', '数値を入力してください。');
+  const n = parseNumber(answer.text);
+  if (n === undefined)
+    return invalid('Enter a plain number, such as 42 or 12.5 (at most nine digits).', '42 や 12.5 のような数値を入力してください(9 桁まで)。');
+  const correct = Math.abs(n - value) <= tolerance + 1e-9;
+  return { score: correct ? 1 : 0, correct, outputs };
 }
 
 function checkPasses(c: Check, got: Measured): boolean {
@@ -238,6 +244,15 @@ function checksGrade(results: CheckResult[], outputs?: Grade['outputs']): Grade 
 /** MAX_COMMANDS bounds a task answer: a console session, not a script. */
 export const MAX_COMMANDS = 20;
 
+/** commandLines reads a console answer: one kubectl command per line, blanks and # comments skipped, a leading "$ kubectl" dropped. */
+export function commandLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .map((l) => l.replace(/^(\$\s*)?kubectl\s+/, ''));
+}
+
 /** grade grades an answer for a keyed variant. It never throws on learner input. */
 export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: string): Grade {
   const k = keyed.key;
@@ -263,28 +278,11 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
         return { score, correct, options, outputs: keyed.run?.outputs };
       }
       if (k.kind !== 'numeric') break;
-      if (answer.kind !== 'numeric' || answer.text.trim() === '') return invalid('Enter a number first.', '数値を入力してください。');
-      const n = parseNumber(answer.text);
-      if (n === undefined)
-        return invalid(
-          'Enter a plain number, such as 42 or 12.5 (at most nine digits).',
-          '42 や 12.5 のような数値を入力してください(9 桁まで)。',
-        );
-      const tol = q.kind === 'predict' ? q.tolerance : 0;
-      const correct = Math.abs(n - k.value) <= tol + 1e-9;
-      return { score: correct ? 1 : 0, correct, outputs: keyed.run?.outputs };
+      return gradeNumber(answer, k.value, q.kind === 'predict' ? q.tolerance : 0, keyed.run?.outputs);
     }
     case 'numeric': {
       if (k.kind !== 'numeric') break;
-      if (answer.kind !== 'numeric' || answer.text.trim() === '') return invalid('Enter a number first.', '数値を入力してください。');
-      const n = parseNumber(answer.text);
-      if (n === undefined)
-        return invalid(
-          'Enter a plain number, such as 42 or 12.5 (at most nine digits).',
-          '42 や 12.5 のような数値を入力してください(9 桁まで)。',
-        );
-      const correct = Math.abs(n - k.value) <= q.tolerance + 1e-9;
-      return { score: correct ? 1 : 0, correct };
+      return gradeNumber(answer, k.value, q.tolerance);
     }
     case 'ordering': {
       if (k.kind !== 'ordering') break;
@@ -323,11 +321,7 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
     }
     case 'task': {
       if (answer.kind !== 'task' || scenarioYaml === undefined) break;
-      const lines = answer.commands
-        .split('\n')
-        .map((l) => l.trim())
-        .filter((l) => l !== '' && !l.startsWith('#'))
-        .map((l) => l.replace(/^(\$\s*)?kubectl\s+/, ''));
+      const lines = commandLines(answer.commands);
       if (lines.length === 0) return invalid('Type at least one kubectl command.', 'kubectl コマンドを 1 つ以上入力してください。');
       if (lines.length > MAX_COMMANDS) return invalid(`At most ${MAX_COMMANDS} commands, please.`, `コマンドは ${MAX_COMMANDS} 個までにしてください。`);
       if (lines.some((l) => l.length > 2000)) return invalid('A command is too long (2,000 characters at most).', 'コマンドが長すぎます(2,000 文字まで)。');

@@ -86,8 +86,9 @@ function inNamespace(resource: string, obj: AnyObject, ns: string | undefined): 
   return (obj.metadata.namespace ?? 'default') === (ns ?? 'default');
 }
 
-function requestMatches(e: TraceEntry, m: RequestMatch): boolean {
-  if (e.kind !== 'request') return false;
+/** requestMatches picks kube-apiserver requests made during the scenario (t >= 0). */
+export function requestMatches(e: TraceEntry, m: RequestMatch): e is Extract<TraceEntry, { kind: 'request' }> {
+  if (e.kind !== 'request' || e.t < 0) return false;
   if (m.code !== undefined ? e.code !== m.code : e.code < 200 || e.code >= 300) return false;
   if (m.verb && e.verb !== m.verb) return false;
   if (m.resource && e.resource !== m.resource) return false;
@@ -131,7 +132,7 @@ export function eventTime(run: RunView, ref: EventRef): number | undefined {
   const after = ref.after ? eventTime(run, ref.after) : -Infinity;
   if (after === undefined) return undefined;
   if ('request' in ref) {
-    for (const e of run.trace) if (e.t >= after && e.t >= 0 && requestMatches(e, ref.request) && ++seen === nth) return e.t;
+    for (const e of run.trace) if (e.t >= after && requestMatches(e, ref.request) && ++seen === nth) return e.t;
     return undefined;
   }
   if ('call' in ref) {
@@ -194,7 +195,7 @@ export function measure(run: RunView, m: Measure, defaultAt = run.until): Measur
   if ('time' in m) return round(requireTime(run, m.time));
   if ('actors' in m) {
     const out = new Set<string>();
-    for (const e of run.trace) if (e.t >= 0 && requestMatches(e, m.actors)) out.add(componentOf(e.from));
+    for (const e of run.trace) if (requestMatches(e, m.actors)) out.add(componentOf(e.from));
     if (out.size === 0) throw new MeasureError(`no request matches ${JSON.stringify(m.actors)} in this run`);
     return [...out].sort();
   }

@@ -12,6 +12,7 @@
 
 import type { Answer, Grade, Variant } from '../../quiz/grade.ts';
 import type { Fact } from '../../quiz/evidence.ts';
+import { parseNumber } from '../../quiz/number.ts';
 import { evidenceTimeline } from './evidence-svg.ts';
 import type { Question, Text } from '../../quiz/schema.ts';
 import type { GradeResult, Payload, RequestBody, Response } from './protocol.ts';
@@ -479,7 +480,7 @@ export function mount(root: HTMLElement): void {
       ol.append(el('li', `${formatSeconds(f.t)} ${t.secondsUnit} — ${f.text[lang]}`));
     // A numeric answer about a duration is drawn next to what the simulator measured.
     const measure = 'measure' in q ? q.measure : undefined;
-    const n = a.kind === 'numeric' ? Number(a.text.replace(/[^0-9.-]/g, '')) : NaN;
+    const n = a.kind === 'numeric' ? (parseNumber(a.text) ?? NaN) : NaN;
     const said =
       measure && 'duration' in measure && Number.isFinite(n) && n >= 0 && n < 1e6 && facts.length >= 2
         ? {

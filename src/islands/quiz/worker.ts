@@ -9,6 +9,7 @@ import {
   runVariant,
   solutionOf,
   MAX_COMMANDS,
+  commandLines,
   variantOf,
   type Keyed,
 } from '../../quiz/grade.ts';
@@ -50,16 +51,6 @@ function register(p: Payload): void {
     (q as { fixtures: unknown }).fixtures = { correct, wrong: [] };
   }
   questions.set(p.id, { q, payload: p });
-}
-
-function commandLines(text: string): string[] {
-  return text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !l.startsWith('#'))
-    .map((l) => l.replace(/^(\$\s*)?kubectl\s+/, ''))
-    .slice(0, MAX_COMMANDS)
-    .map((l) => l.slice(0, 2000));
 }
 
 function handle(req: Request): Response {
@@ -107,7 +98,9 @@ function handle(req: Request): Response {
       const { q, payload } = question(req.qid);
       if (q.kind !== 'task' || payload.scenarioYaml === undefined)
         return { id: req.id, ok: false, error: 'not a task' };
-      const lines = commandLines(req.commands);
+      const lines = commandLines(req.commands)
+        .slice(0, MAX_COMMANDS)
+        .map((l) => l.slice(0, 2000));
       const run = runVariant(payload.scenarioYaml, variantOf(q, req.v), {
         commands: { at: q.start, lines },
         until: q.start * 1000,
