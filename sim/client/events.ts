@@ -10,13 +10,58 @@ import type { Event, KubeObject } from '../api/types.ts';
 import { formatTime } from '../engine/clock.ts';
 import type { Client } from './client.ts';
 
+// maxLruCacheEntries is the size of the correlator's and the spam filter's caches
+// (client-go tools/record/events_cache.go).
+const maxLruCacheEntries = 4096;
+
+// Both caches are kept by the involved object's UID, each holding a short chain of the entries
+// about that object, so that finding one compares a few fields instead of building and hashing a
+// long key string on every Event. An entry is the same as upstream's key: kind, namespace, name
+// and UID for the spam filter; UID, type, reason and message for the correlator.
+
+/** SeenEvent is an Event the correlator has recorded: a repeat of it bumps its count. */
+interface SeenEvent {
+  readonly uid: string;
+  readonly type: string;
+  readonly reason: string;
+  readonly message: string;
+  readonly name: string;
+  readonly namespace: string;
+  count: number;
+  /** same is the next SeenEvent about the same UID. */
+  same: SeenEvent | undefined;
+}
+
+/** SpamBucket is one source and object's token bucket, linked in least-recently-used order. */
+interface SpamBucket {
+  readonly uid: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  tokens: number;
+  last: number;
+  prev: SpamBucket | undefined;
+  next: SpamBucket | undefined;
+  /** same is the next SpamBucket about the same UID. */
+  same: SpamBucket | undefined;
+}
+
 /** EventRecorder writes core/v1 Events for one component. */
 export class EventRecorder {
   private readonly client: Client;
   private readonly component: string;
   private readonly host: string | undefined;
-  private readonly seen = new Map<string, { name: string; namespace: string; count: number; first: string }>();
-  private readonly buckets = new Map<string, { tokens: number; last: number }>();
+  private readonly seen = new Map<string, SeenEvent>();
+  private seenCount = 0;
+  // seenOrder holds the correlator's entries in the order they were made (a ring of
+  // maxLruCacheEntries once full): the oldest is forgotten first.
+  private readonly seenOrder: SeenEvent[] = [];
+  private seenHead = 0;
+  private readonly buckets = new Map<string, SpamBucket>();
+  private bucketCount = 0;
+  // The buckets from least (oldest) to most (newest) recently used.
+  private oldest: SpamBucket | undefined;
+  private newest: SpamBucket | undefined;
 
   constructor(client: Client, component: string, host?: string) {
     this.client = client;
@@ -29,16 +74,17 @@ export class EventRecorder {
     const sim = this.client.apiserver.sim;
     const now = formatTime(sim.now());
     const ns = obj.metadata.namespace || 'default';
-    if (!this.allow(`${obj.kind}/${ns}/${obj.metadata.name}/${obj.metadata.uid}`, sim.now())) return;
-    const key = `${obj.metadata.uid}|${type}|${reason}|${message}`;
-    const prev = this.seen.get(key);
+    const uid = String(obj.metadata.uid);
+    if (!this.allow(uid, obj.kind, ns, obj.metadata.name, sim.now())) return;
+    let prev = this.seen.get(uid);
+    while (prev && (prev.type !== type || prev.reason !== reason || prev.message !== message)) prev = prev.same;
     try {
       if (prev) {
         prev.count++;
         this.client.patch<Event>('events', prev.namespace, prev.name, { count: prev.count, lastTimestamp: now });
         return;
       }
-      const name = `${obj.metadata.name}.${unixNanoHex(Math.floor(sim.now()), this.seen.size)}`;
+      const name = `${obj.metadata.name}.${unixNanoHex(Math.floor(sim.now()), this.seenCount)}`;
       const ev: Event = {
         apiVersion: 'v1',
         kind: 'Event',
@@ -63,30 +109,81 @@ export class EventRecorder {
         reportingInstance: this.host ?? '',
       };
       this.client.create('events', ev, true);
+      const e: SeenEvent = { uid, type, reason, message, name, namespace: ns, count: 1, same: undefined };
       // Upstream's correlator keeps an LRU of 4096 events; forget the oldest beyond that.
-      if (this.seen.size >= 4096) this.seen.delete(this.seen.keys().next().value!);
-      this.seen.set(key, { name, namespace: ns, count: 1, first: now });
+      if (this.seenCount >= maxLruCacheEntries) {
+        this.forget(this.seenOrder[this.seenHead]);
+        this.seenOrder[this.seenHead] = e;
+        this.seenHead = (this.seenHead + 1) % maxLruCacheEntries;
+      } else this.seenOrder.push(e);
+      e.same = this.seen.get(uid);
+      this.seen.set(uid, e);
+      this.seenCount++;
     } catch {
       // Events are best effort: a failure to record one never fails the caller.
     }
   }
 
+  // forget drops a correlator entry.
+  private forget(e: SeenEvent): void {
+    const first = this.seen.get(e.uid)!;
+    if (first === e) {
+      if (e.same) this.seen.set(e.uid, e.same);
+      else this.seen.delete(e.uid);
+    } else {
+      let p = first;
+      while (p.same !== e) p = p.same!;
+      p.same = e.same;
+    }
+    this.seenCount--;
+  }
+
   // allow is the spam filter's token bucket: burst 25, one token back every 300 s. Like upstream's
   // (an LRU cache of 4096 entries, maxLruCacheEntries) it forgets the least recently used source
   // and object beyond that, which then starts again with a full bucket.
-  private allow(objectKey: string, now: number): boolean {
-    let b = this.buckets.get(objectKey);
-    if (b) this.buckets.delete(objectKey);
+  private allow(uid: string, kind: string, namespace: string, name: string, now: number): boolean {
+    let b = this.buckets.get(uid);
+    while (b && (b.kind !== kind || b.namespace !== namespace || b.name !== name)) b = b.same;
+    if (b) this.unlink(b);
     else {
-      b = { tokens: 25, last: now };
-      if (this.buckets.size >= 4096) this.buckets.delete(this.buckets.keys().next().value!);
+      if (this.bucketCount >= maxLruCacheEntries) this.evict(this.oldest!);
+      b = { uid, kind, namespace, name, tokens: 25, last: now, prev: undefined, next: undefined, same: this.buckets.get(uid) };
+      this.buckets.set(uid, b);
+      this.bucketCount++;
     }
+    // The bucket becomes the most recently used.
+    b.prev = this.newest;
+    if (this.newest) this.newest.next = b;
+    else this.oldest = b;
+    this.newest = b;
     b.tokens = Math.min(25, b.tokens + (now - b.last) / 300_000);
     b.last = now;
-    this.buckets.set(objectKey, b);
     if (b.tokens < 1) return false;
     b.tokens -= 1;
     return true;
+  }
+
+  // evict drops the spam filter's bucket b.
+  private evict(b: SpamBucket): void {
+    this.unlink(b);
+    const first = this.buckets.get(b.uid)!;
+    if (first === b) {
+      if (b.same) this.buckets.set(b.uid, b.same);
+      else this.buckets.delete(b.uid);
+    } else {
+      let p = first;
+      while (p.same !== b) p = p.same!;
+      p.same = b.same;
+    }
+    this.bucketCount--;
+  }
+
+  private unlink(b: SpamBucket): void {
+    if (b.prev) b.prev.next = b.next;
+    else this.oldest = b.next;
+    if (b.next) b.next.prev = b.prev;
+    else this.newest = b.prev;
+    b.prev = b.next = undefined;
   }
 }
 

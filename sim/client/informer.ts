@@ -42,15 +42,59 @@ function watchedKey(o: AnyObject): string {
   return lastKey;
 }
 
+/** CacheEntry is one cached object and the index links that file it. */
+interface CacheEntry<T> {
+  obj: T;
+  /** links are the entry's index links, in indexer order, then in the order of their values. */
+  links: IndexLink<T> | undefined;
+}
+
+// Simplification: client-go keeps each index value's keys in an unordered set; the simulator keeps
+// them in a list, in the order the objects were last indexed, so that byIndex is deterministic.
+/** Bucket lists the entries filed under one index value. */
+interface Bucket<T> {
+  readonly value: string;
+  head: IndexLink<T> | undefined;
+  tail: IndexLink<T> | undefined;
+}
+
+/** IndexLink files one entry in one bucket: a node of the bucket's list and of the entry's links. */
+interface IndexLink<T> {
+  readonly entry: CacheEntry<T>;
+  readonly bucket: Bucket<T>;
+  readonly indexer: number;
+  prev: IndexLink<T> | undefined;
+  next: IndexLink<T> | undefined;
+  sibling: IndexLink<T> | undefined;
+}
+
+function append<T>(l: IndexLink<T>): void {
+  const b = l.bucket;
+  l.prev = b.tail;
+  l.next = undefined;
+  if (b.tail) b.tail.next = l;
+  else b.head = l;
+  b.tail = l;
+}
+
+function unlink<T>(l: IndexLink<T>): void {
+  const b = l.bucket;
+  if (l.prev) l.prev.next = l.next;
+  else b.head = l.next;
+  if (l.next) l.next.prev = l.prev;
+  else b.tail = l.prev;
+  l.prev = l.next = undefined;
+}
+
 /** Informer is one component's cached, watched view of one resource. */
 export class Informer<T extends AnyObject> implements Lister<T> {
   readonly resource: ResourceName;
   private readonly client: Client;
   private readonly opts: ListOptions;
-  private readonly cache = new Map<string, T>();
+  private readonly cache = new Map<string, CacheEntry<T>>();
   private readonly handlers: EventHandler<T>[] = [];
-  private readonly indexers: { fn: IndexFunc<T>; index: Map<string, Map<string, T>> }[] = [];
-  private readonly indices = new Map<string, Map<string, Map<string, T>>>();
+  private readonly indexers: { fn: IndexFunc<T>; index: Map<string, Bucket<T>> }[] = [];
+  private readonly indices = new Map<string, Map<string, Bucket<T>>>();
   private stream: WatchStream | undefined;
   private retry: TimerHandle | undefined;
   private backoff = 800;
@@ -69,9 +113,9 @@ export class Informer<T extends AnyObject> implements Lister<T> {
     return this;
   }
 
-  /** addIndexer maintains an index (for example pods by spec.nodeName). */
+  /** addIndexer maintains an index (for example pods by spec.nodeName); call it before start. */
   addIndexer(name: string, fn: IndexFunc<T>): this {
-    const index = new Map<string, Map<string, T>>();
+    const index = new Map<string, Bucket<T>>();
     const i = this.indexers.findIndex((x) => x.index === this.indices.get(name));
     if (i >= 0) this.indexers[i] = { fn, index };
     else this.indexers.push({ fn, index });
@@ -133,59 +177,90 @@ export class Informer<T extends AnyObject> implements Lister<T> {
       seen.add(k);
       const old = this.cache.get(k);
       if (!old) this.onEvent('ADDED', o);
-      else if (old.metadata.resourceVersion !== o.metadata.resourceVersion) this.onEvent('MODIFIED', o);
+      else if (old.obj.metadata.resourceVersion !== o.metadata.resourceVersion) this.onEvent('MODIFIED', o);
     }
-    for (const [k, o] of [...this.cache]) if (!seen.has(k)) this.onEvent('DELETED', o);
+    for (const [k, e] of [...this.cache]) if (!seen.has(k)) this.onEvent('DELETED', e.obj);
   }
 
   private onEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: T): void {
     const k = watchedKey(obj);
-    const old = this.cache.get(k);
+    const e = this.cache.get(k);
     if (type === 'DELETED') {
-      if (!old) return;
+      if (!e) return;
       this.cache.delete(k);
-      this.unindex(k, old);
+      this.unindex(e);
       for (const h of this.handlers) h.onDelete?.(obj);
       return;
     }
-    this.cache.set(k, obj);
-    if (old) this.unindex(k, old);
-    this.index(k, obj);
-    if (old) for (const h of this.handlers) h.onUpdate?.(old, obj);
-    else for (const h of this.handlers) h.onAdd?.(obj);
+    if (e) {
+      // An update changes the entry in place: the cache keeps its order, and no key is hashed again.
+      const old = e.obj;
+      e.obj = obj;
+      if (this.indexers.length) this.index(e);
+      for (const h of this.handlers) h.onUpdate?.(old, obj);
+      return;
+    }
+    const added: CacheEntry<T> = { obj, links: undefined };
+    this.cache.set(k, added);
+    if (this.indexers.length) this.index(added);
+    for (const h of this.handlers) h.onAdd?.(obj);
   }
 
-  private index(k: string, o: T): void {
+  // index files the entry under its object's index values. Whatever it was filed under before is
+  // taken out first, and each value's bucket then gets the entry at its end, so that a bucket
+  // lists objects in the order they were last indexed (as a Map deleted from and set again would).
+  // A link whose value did not change is moved rather than made again.
+  private index(e: CacheEntry<T>): void {
+    let old = e.links;
+    let last: IndexLink<T> | undefined;
+    e.links = undefined;
     for (let i = 0; i < this.indexers.length; i++) {
       const { fn, index } = this.indexers[i];
-      const vs = fn(o);
+      const vs = fn(e.obj);
+      // The entry's links are in indexer order: this indexer's old ones lead what is left.
+      let reuse = old;
+      while (old && old.indexer === i) {
+        unlink(old);
+        old = old.sibling;
+      }
       for (let j = 0; j < vs.length; j++) {
-        let m = index.get(vs[j]);
-        if (!m) index.set(vs[j], (m = new Map()));
-        m.set(k, o);
+        const v = vs[j];
+        if (j > 0 && vs.indexOf(v) < j) continue; // a value given twice is filed once
+        let l: IndexLink<T>;
+        if (reuse && reuse !== old && reuse.bucket.value === v) {
+          l = reuse;
+          reuse = reuse.sibling;
+        } else {
+          let b = index.get(v);
+          if (!b) index.set(v, (b = { value: v, head: undefined, tail: undefined }));
+          l = { entry: e, bucket: b, indexer: i, prev: undefined, next: undefined, sibling: undefined };
+        }
+        append(l);
+        l.sibling = undefined;
+        if (last) last.sibling = l;
+        else e.links = l;
+        last = l;
       }
     }
   }
 
-  private unindex(k: string, o: T): void {
-    for (let i = 0; i < this.indexers.length; i++) {
-      const { fn, index } = this.indexers[i];
-      const vs = fn(o);
-      for (let j = 0; j < vs.length; j++) index.get(vs[j])?.delete(k);
-    }
+  private unindex(e: CacheEntry<T>): void {
+    for (let l = e.links; l; l = l.sibling) unlink(l);
+    e.links = undefined;
   }
 
   get(namespace: string | undefined, name: string): T | undefined {
-    return this.cache.get(namespace ? `${namespace}/${name}` : name);
+    return this.cache.get(namespace ? `${namespace}/${name}` : name)?.obj;
   }
 
   getByKey(key: string): T | undefined {
-    return this.cache.get(key);
+    return this.cache.get(key)?.obj;
   }
 
   list(selector?: Selector, namespace?: string): T[] {
     const out: T[] = [];
-    for (const o of this.cache.values()) {
+    for (const e of this.cache.values()) {
+      const o = e.obj;
       if (namespace !== undefined && o.metadata.namespace !== namespace) continue;
       if (selector && !selector.matches(o.metadata.labels)) continue;
       out.push(o);
@@ -194,8 +269,9 @@ export class Informer<T extends AnyObject> implements Lister<T> {
   }
 
   byIndex(index: string, value: string): T[] {
-    const m = this.indices.get(index)?.get(value);
-    return m ? [...m.values()] : [];
+    const out: T[] = [];
+    for (let l = this.indices.get(index)?.get(value)?.head; l; l = l.next) out.push(l.entry.obj);
+    return out;
   }
 
   get size(): number {

@@ -68,11 +68,24 @@ export function formatTime(ms: number): string {
   return lastFormatted;
 }
 
+// The last second's MicroTime prefix ("...T00:00:05."), for formatMicroTime.
+let lastMicroSecond = Number.NaN;
+let lastMicroBase = '';
+
+// MICRO_FRACTIONS[n] is the six-digit fraction of n whole milliseconds ("005000").
+const MICRO_FRACTIONS = Array.from({ length: 1000 }, (_, n) => `${pad(n, 3)}000`);
+
 /** formatMicroTime renders virtual milliseconds as metav1.MicroTime does (microseconds). */
 export function formatMicroTime(ms: number): string {
-  const base = formatTime(ms).slice(0, -1);
-  const micros = (((ms % 1000) + 1000) % 1000) * 1000;
-  return `${base}.${pad(micros, 6)}Z`;
+  // Every Lease renewal formats one, so the second's prefix is memoized like formatTime's.
+  const second = Math.floor(ms / 1000);
+  if (second !== lastMicroSecond) {
+    lastMicroSecond = second;
+    lastMicroBase = `${formatTime(ms).slice(0, -1)}.`;
+  }
+  // A fractional millisecond (only from fractional settings) is not in the table.
+  const fraction = MICRO_FRACTIONS[ms - second * 1000] ?? pad((((ms % 1000) + 1000) % 1000) * 1000, 6);
+  return `${lastMicroBase}${fraction}Z`;
 }
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;

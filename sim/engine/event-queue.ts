@@ -40,13 +40,15 @@ export class EventQueue {
   push(e: ScheduledEvent): void {
     const h = this.heap;
     h.push(e);
+    // Sift up by moving parents down into the hole, then place e once (no swaps).
     let i = h.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!less(h[i], h[p])) break;
-      [h[i], h[p]] = [h[p], h[i]];
+      if (!less(e, h[p])) break;
+      h[i] = h[p];
       i = p;
     }
+    h[i] = e;
   }
 
   peek(): ScheduledEvent | undefined {
@@ -58,19 +60,20 @@ export class EventQueue {
     if (h.length === 0) return undefined;
     const top = h[0];
     const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
+    const n = h.length;
+    if (n > 0) {
+      // Sift the last element down from the root, moving smaller children up into the hole.
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= n) break;
         const r = l + 1;
-        let m = i;
-        if (l < h.length && less(h[l], h[m])) m = l;
-        if (r < h.length && less(h[r], h[m])) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m], h[i]];
-        i = m;
+        const c = r < n && less(h[r], h[l]) ? r : l;
+        if (!less(h[c], last)) break;
+        h[i] = h[c];
+        i = c;
       }
+      h[i] = last;
     }
     return top;
   }

@@ -30,18 +30,26 @@ export interface TxnResult<V = unknown> {
 
 type Watcher = { prefix: string; cb: (ev: WatchEvent) => void };
 
+// Slot holds a key's current KeyValue; kvs and the key's bucket share it, so that an update
+// replaces the value in both by one assignment.
+type Slot = { kv: KeyValue };
+
 /** EtcdStore is the cluster's only persistent state. */
 export class EtcdStore {
   /** revision is the store's global revision; etcd starts a new cluster at 1. */
   revision = 1;
-  private readonly buckets = new Map<string, Map<string, KeyValue>>();
+  /** kvs holds every key, for point reads and writes. */
+  private readonly kvs = new Map<string, Slot>();
+  /** buckets holds the same slots grouped by bucketOf, for ranges. */
+  private readonly buckets = new Map<string, Map<string, Slot>>();
   private readonly watchers: Watcher[] = [];
   /** down makes every request fail, as when the etcd member is stopped. */
   down = false;
 
   // bucketOf groups keys by their first two path segments (/registry/pods/), so a range over
-  // one resource touches only that resource's keys.
-  private bucketOf(key: string): Map<string, KeyValue> {
+  // one resource touches only that resource's keys. Only writes that add or remove a key and
+  // ranges need it: reads and updates go to kvs, without cutting the key.
+  private bucketOf(key: string): Map<string, Slot> {
     const i = key.indexOf('/', key.indexOf('/', 1) + 1);
     const b = i < 0 ? key : key.slice(0, i + 1);
     let m = this.buckets.get(b);
@@ -53,13 +61,13 @@ export class EtcdStore {
   }
 
   get<V>(key: string): KeyValue<V> | undefined {
-    return this.bucketOf(key).get(key) as KeyValue<V> | undefined;
+    return this.kvs.get(key)?.kv as KeyValue<V> | undefined;
   }
 
   /** range returns every key with the prefix, sorted by key as etcd returns them. */
   range<V>(prefix: string): KeyValue<V>[] {
     const out: KeyValue<V>[] = [];
-    for (const [k, kv] of this.bucketOf(prefix)) if (k.startsWith(prefix)) out.push(kv as KeyValue<V>);
+    for (const [k, slot] of this.bucketOf(prefix)) if (k.startsWith(prefix)) out.push(slot.kv as KeyValue<V>);
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
@@ -75,35 +83,36 @@ export class EtcdStore {
    * makeValue receives the revision the write will commit at, so the stored object can carry it.
    */
   create<V>(key: string, makeValue: (rev: number) => V): TxnResult<V> {
-    const b = this.bucketOf(key);
-    const cur = b.get(key) as KeyValue<V> | undefined;
+    const cur = this.kvs.get(key)?.kv as KeyValue<V> | undefined;
     if (cur) return { succeeded: false, revision: this.revision, current: cur };
     const rev = ++this.revision;
     const kv: KeyValue<V> = { key, value: makeValue(rev), createRevision: rev, modRevision: rev, version: 1 };
-    b.set(key, kv);
+    const slot: Slot = { kv };
+    this.kvs.set(key, slot);
+    this.bucketOf(key).set(key, slot);
     this.notify({ type: 'PUT', kv });
     return { succeeded: true, revision: rev, kv };
   }
 
   /** update puts key only if its modRevision equals expected (optimistic concurrency). */
   update<V>(key: string, expectedModRevision: number, makeValue: (rev: number) => V): TxnResult<V> {
-    const b = this.bucketOf(key);
-    const cur = b.get(key) as KeyValue<V> | undefined;
+    const slot = this.kvs.get(key);
+    const cur = slot?.kv as KeyValue<V> | undefined;
     if (!cur || cur.modRevision !== expectedModRevision) return { succeeded: false, revision: this.revision, current: cur };
     const rev = ++this.revision;
     const kv: KeyValue<V> = { key, value: makeValue(rev), createRevision: cur.createRevision, modRevision: rev, version: cur.version + 1 };
-    b.set(key, kv);
+    slot!.kv = kv;
     this.notify({ type: 'PUT', kv, prevKv: cur });
     return { succeeded: true, revision: rev, kv };
   }
 
   /** delete removes key only if its modRevision equals expected. */
   delete<V>(key: string, expectedModRevision: number): TxnResult<V> {
-    const b = this.bucketOf(key);
-    const cur = b.get(key) as KeyValue<V> | undefined;
+    const cur = this.kvs.get(key)?.kv as KeyValue<V> | undefined;
     if (!cur || cur.modRevision !== expectedModRevision) return { succeeded: false, revision: this.revision, current: cur };
     const rev = ++this.revision;
-    b.delete(key);
+    this.kvs.delete(key);
+    this.bucketOf(key).delete(key);
     const kv: KeyValue<V> = { ...cur, modRevision: rev };
     this.notify({ type: 'DELETE', kv, prevKv: cur });
     return { succeeded: true, revision: rev, kv };

@@ -33,6 +33,8 @@ export class NodeLeaseController {
   private readonly client: Client;
   private readonly rng: Rng;
   private readonly opts: NodeLeaseOptions;
+  /** renewWhat names the renewal event (built once: the loop schedules one every 10 s). */
+  private readonly renewWhat: string;
   private latestLease: Lease | undefined;
   private timer: TimerHandle | undefined;
   private ensureSleep = 100;
@@ -43,6 +45,7 @@ export class NodeLeaseController {
     this.client = client;
     this.rng = rng;
     this.opts = opts;
+    this.renewWhat = `${client.user}: renew lease`;
   }
 
   /** start syncs now, then every renewInterval (jittered); firstDelay offsets the loop's phase. */
@@ -67,7 +70,7 @@ export class NodeLeaseController {
 
   private schedule(delay: number): void {
     this.timer?.cancel();
-    this.timer = this.sim.after(delay, `${this.client.user}: renew lease`, () => this.sync());
+    this.timer = this.sim.after(delay, this.renewWhat, () => this.sync());
   }
 
   private jittered(): number {

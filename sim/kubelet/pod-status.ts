@@ -121,21 +121,31 @@ export function convertToAPIContainerStatuses(
   byName: Map<string, CRIContainer[]>,
 ): ContainerStatus[] {
   const { pod, reasons, podIsTerminal } = in_;
-  const oldStatuses = new Map<string, ContainerStatus>();
-  for (const s of pod.status?.containerStatuses ?? []) oldStatuses.set(s.name, s);
+  const oldStatuses = pod.status?.containerStatuses;
   const out: ContainerStatus[] = [];
   for (const spec of pod.spec.containers)
     out.push(
       containerStatusFor(
         pod,
         spec,
-        oldStatuses.get(spec.name),
+        lastStatusNamed(oldStatuses, spec.name),
         byName.get(spec.name),
         reasons,
         podIsTerminal,
       ),
     );
   return out;
+}
+
+// lastStatusNamed is the last of statuses with that name (a pod has a handful of containers, so a
+// scan is cheaper than a map).
+function lastStatusNamed(
+  statuses: readonly ContainerStatus[] | undefined,
+  name: string,
+): ContainerStatus | undefined {
+  if (!statuses) return undefined;
+  for (let i = statuses.length - 1; i >= 0; i--) if (statuses[i].name === name) return statuses[i];
+  return undefined;
 }
 
 function containerStatusFor(

@@ -204,8 +204,14 @@ export class SchedulingAlgorithm {
       this.sim.settings.percentageOfNodesToScore,
       numAllNodes,
     );
-    const feasibleNodes: NodeInfo[] = [];
-    if (numAllNodes === 0) return feasibleNodes;
+    // The feasible list is reused from cycle to cycle (like the score buffers): it is only read
+    // until schedulePod returns, and with a steady numNodesToFind it never reallocates.
+    const feasibleNodes = this.feasibleNodes;
+    let found = 0;
+    if (numAllNodes === 0) {
+      feasibleNodes.length = 0;
+      return feasibleNodes;
+    }
     const trace = this.sim.traceLevel === 'full';
     const podKey = trace ? `${pod.namespace}/${pod.pod.metadata.name}` : '';
     const start = this.nextStartNodeIndex % numAllNodes;
@@ -215,8 +221,8 @@ export class SchedulingAlgorithm {
     const chunk = this.chunkNodes;
     const statuses = this.chunkStatuses;
     let i = 0;
-    while (i < numAllNodes && feasibleNodes.length < numNodesToFind) {
-      const want = numNodesToFind - feasibleNodes.length;
+    while (i < numAllNodes && found < numNodesToFind) {
+      const want = numNodesToFind - found;
       const k = Math.min(numAllNodes - i, Math.max(16, Math.min(want, 256)));
       for (let c = 0; c < k; c++) {
         let j = start + i + c;
@@ -230,8 +236,8 @@ export class SchedulingAlgorithm {
         const status = statuses[c];
         if (trace) this.sim.record(filterEntry(state, podKey, nodeInfo, status));
         if (status === null) {
-          feasibleNodes.push(nodeInfo);
-          if (feasibleNodes.length >= numNodesToFind) {
+          feasibleNodes[found++] = nodeInfo;
+          if (found >= numNodesToFind) {
             c++;
             break;
           }
@@ -243,9 +249,11 @@ export class SchedulingAlgorithm {
       }
       i += c;
     }
+    feasibleNodes.length = found;
     return feasibleNodes;
   }
 
+  private readonly feasibleNodes: NodeInfo[] = [];
   private readonly chunkNodes: NodeInfo[] = [];
   private readonly chunkStatuses: (Status | null)[] = [];
 

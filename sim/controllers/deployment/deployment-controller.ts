@@ -483,7 +483,10 @@ export class DeploymentController {
     const newRevision = String(maxRevision(oldRSs) + 1);
 
     if (existingNewRS) {
-      const rsCopy = deepClone(existingNewRS);
+      // Only the annotations and spec.minReadySeconds are written below, so only the objects
+      // holding them are copied; the rest is shared with the cache, which is never mutated.
+      const rsCopy: ReplicaSet = { ...existingNewRS, metadata: { ...existingNewRS.metadata }, spec: { ...existingNewRS.spec } };
+      if (rsCopy.metadata.annotations) rsCopy.metadata.annotations = { ...rsCopy.metadata.annotations };
       const annotationsUpdated = setNewReplicaSetAnnotations(
         d,
         rsCopy,
@@ -999,7 +1002,8 @@ export class DeploymentController {
       return;
     }
     d.status = newStatus;
-    this.client.updateStatus('deployments', d);
+    // Every caller returns right after this (d is this sync's own copy), so it is handed off.
+    this.client.updateStatus('deployments', d, true);
   }
 
   /** getReplicaFailures lifts ReplicaFailure conditions of the new (else any) ReplicaSet. */

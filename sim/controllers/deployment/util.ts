@@ -572,7 +572,7 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!semanticEqual(a[i], bb[i])) return false;
     return true;
   }
-  return fieldsEqual(a as Record<string, unknown>, b as Record<string, unknown>, undefined, undefined);
+  return fieldsEqual(a as Record<string, unknown>, b as Record<string, unknown>);
 }
 
 // isEmpty is a value the semantic comparison treats as absent.
@@ -584,22 +584,36 @@ function isEmpty(v: unknown): boolean {
   return true;
 }
 
-// fieldsEqual compares two objects over the union of their keys; the field `special` (if any)
-// is compared with `cmp` instead, and is compared even when neither object has it.
-function fieldsEqual(
+// fieldsEqual compares two objects over the union of their keys.
+function fieldsEqual(ao: Record<string, unknown>, bo: Record<string, unknown>): boolean {
+  for (const k in ao) if (!semanticEqual(ao[k], bo[k])) return false;
+  for (const k in bo) if (!Object.hasOwn(ao, k) && !semanticEqual(undefined, bo[k])) return false;
+  return true;
+}
+
+// fieldsEqualExcept is fieldsEqual with the field `special` compared by `cmp` instead, even when
+// neither object has it. It is kept apart from fieldsEqual, which the recursion runs far more
+// often: with the special case inside, V8's optimizing tiers deoptimized that loop on every run
+// ("unexpected name in keyed access"). Only the few levels of equalIgnoreHash come here, so the
+// key arrays cost little.
+function fieldsEqualExcept(
   ao: Record<string, unknown>,
   bo: Record<string, unknown>,
-  special: string | undefined,
-  cmp: ((x: unknown, y: unknown) => boolean) | undefined,
+  special: string,
+  cmp: (x: unknown, y: unknown) => boolean,
 ): boolean {
-  for (const k in ao) {
-    if (k === special ? !cmp!(ao[k], bo[k]) : !semanticEqual(ao[k], bo[k])) return false;
+  const ak = Object.keys(ao);
+  for (let i = 0; i < ak.length; i++) {
+    const k = ak[i];
+    if (k === special ? !cmp(ao[k], bo[k]) : !semanticEqual(ao[k], bo[k])) return false;
   }
-  for (const k in bo) {
+  const bk = Object.keys(bo);
+  for (let i = 0; i < bk.length; i++) {
+    const k = bk[i];
     if (Object.hasOwn(ao, k)) continue;
-    if (k === special ? !cmp!(undefined, bo[k]) : !semanticEqual(undefined, bo[k])) return false;
+    if (k === special ? !cmp(undefined, bo[k]) : !semanticEqual(undefined, bo[k])) return false;
   }
-  if (special !== undefined && !Object.hasOwn(ao, special) && !Object.hasOwn(bo, special)) return cmp!(undefined, undefined);
+  if (!Object.hasOwn(ao, special) && !Object.hasOwn(bo, special)) return cmp(undefined, undefined);
   return true;
 }
 
@@ -607,10 +621,10 @@ function fieldsEqual(
 export function equalIgnoreHash(t1: PodTemplateSpec, t2: PodTemplateSpec): boolean {
   // The same as comparing copies whose metadata.labels lack the label, without making them.
   const labelsEqual = (x: unknown, y: unknown) =>
-    fieldsEqual((x ?? {}) as Record<string, unknown>, (y ?? {}) as Record<string, unknown>, DefaultDeploymentUniqueLabelKey, () => true);
+    fieldsEqualExcept((x ?? {}) as Record<string, unknown>, (y ?? {}) as Record<string, unknown>, DefaultDeploymentUniqueLabelKey, () => true);
   const metadataEqual = (x: unknown, y: unknown) =>
-    fieldsEqual((x ?? {}) as Record<string, unknown>, (y ?? {}) as Record<string, unknown>, 'labels', labelsEqual);
-  return fieldsEqual(t1 as unknown as Record<string, unknown>, t2 as unknown as Record<string, unknown>, 'metadata', metadataEqual);
+    fieldsEqualExcept((x ?? {}) as Record<string, unknown>, (y ?? {}) as Record<string, unknown>, 'labels', labelsEqual);
+  return fieldsEqualExcept(t1 as unknown as Record<string, unknown>, t2 as unknown as Record<string, unknown>, 'metadata', metadataEqual);
 }
 
 /**

@@ -422,9 +422,13 @@ export class EndpointSliceController {
         return sel ? Object.entries(sel).map(([k, v]) => `${s.metadata.namespace}/${k}=${v}`) : [];
       },
     );
-    this.pods = new Informer<Pod>(client, 'pods').addIndexer(podsByLabelIndex, (p) =>
-      Object.entries(p.metadata.labels ?? {}).map(([k, v]) => `${p.metadata.namespace}/${k}=${v}`),
-    );
+    // Every Pod change runs this: a plain loop, without Object.entries' pair arrays.
+    this.pods = new Informer<Pod>(client, 'pods').addIndexer(podsByLabelIndex, (p) => {
+      const out: string[] = [];
+      const labels = p.metadata.labels;
+      for (const k in labels) out.push(`${p.metadata.namespace}/${k}=${labels[k]}`);
+      return out;
+    });
     this.nodes = new Informer<Node>(client, 'nodes');
     this.endpointSlices = new Informer<EndpointSlice>(client, 'endpointslices').addIndexer(
       slicesByServiceIndex,

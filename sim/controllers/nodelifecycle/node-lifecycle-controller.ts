@@ -49,6 +49,8 @@ import {
 export const UnreachableTaintTemplate: Taint = { key: TaintNodeUnreachable, effect: 'NoExecute' };
 /** NotReadyTaintTemplate is the NoExecute taint for a node whose Ready condition is False. */
 export const NotReadyTaintTemplate: Taint = { key: TaintNodeNotReady, effect: 'NoExecute' };
+/** noExecuteTaints are both, in the order markNodeAsReachable removes them. */
+const noExecuteTaints: readonly Taint[] = [UnreachableTaintTemplate, NotReadyTaintTemplate];
 
 /** nodeConditionToTaintKeyStatusMap: which condition status gives which NoSchedule taint key. */
 const nodeConditionToTaintKeyStatusMap: Record<string, Partial<Record<string, string>>> = {
@@ -618,7 +620,7 @@ export class NodeLifecycleController {
   // takes the node out of its zone's tainting queue.
   private markNodeAsReachable(node: Node, what: string): boolean {
     const name = node.metadata.name;
-    for (const t of [UnreachableTaintTemplate, NotReadyTaintTemplate]) {
+    for (const t of noExecuteTaints) {
       if (!taintExists(node.spec.taints, t)) continue;
       this.changing(what, name);
       try {
@@ -872,7 +874,8 @@ export class NodeLifecycleController {
       if (!this.zoneStates.has(k)) this.zoneStates.set(k, 'Initial');
     }
     let allWasFullyDisrupted = true;
-    for (const [k, v] of [...this.zoneStates]) {
+    // Deleting the entry being visited is safe while iterating a Map, so no copy is needed.
+    for (const [k, v] of this.zoneStates) {
       if (!zoneToNodeConditions.has(k)) {
         this.zoneStates.delete(k);
         continue;
