@@ -3,7 +3,8 @@
 // `kubernetes` and `kube-dns` Services. Names, labels and images follow kubeadm's manifests
 // (cmd/kubeadm/app/phases/controlplane/manifests.go, addons/dns, addons/proxy).
 // Simplification: the kube-proxy DaemonSet's Pods are created bound to their node at bootstrap
-// (there is no DaemonSet controller); static Pods are created as their mirror Pods directly.
+// (there is no DaemonSet controller); static Pods are created as their mirror Pods directly (the
+// kubelet, which owns them, runs them only while their manifest is in /etc/kubernetes/manifests).
 
 import type { Container, DaemonSet, Deployment, EndpointSlice, Namespace, ObjectMeta, ObjectMetaInput, Pod, Service } from '../api/types.ts';
 
@@ -56,6 +57,33 @@ export function controlPlanePods(node: string): Pod[] {
     staticPod('kube-controller-manager', node, `registry.k8s.io/kube-controller-manager:${v}`, '200m', ['kube-controller-manager']),
     staticPod('kube-scheduler', node, `registry.k8s.io/kube-scheduler:${v}`, '100m', ['kube-scheduler']),
   ];
+}
+
+/** MANIFESTS_DIR is kubeadm's static Pod directory (the kubelet's staticPodPath). */
+export const MANIFESTS_DIR = '/etc/kubernetes/manifests';
+
+/**
+ * staticPodManifests are the files kubeadm writes to /etc/kubernetes/manifests on the
+ * control-plane node: <component>.yaml holding the Pod of controlPlanePods, as kubeadm declares it
+ * (named after the component; the kubelet adds "-<node>"; no mirror annotations, no status).
+ * Simplification: only the fields the simulator models; no probes, volumes or securityContext.
+ */
+export function staticPodManifests(node: string): { file: string; pod: unknown }[] {
+  return controlPlanePods(node).map((p) => {
+    const component = p.metadata.labels!.component;
+    return {
+      file: `${component}.yaml`,
+      pod: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { labels: { component, tier: 'control-plane' }, name: component, namespace: 'kube-system' },
+        // The kubelet adds spec.nodeName and the NoExecute toleration when it reads the file
+        // (pkg/kubelet/config/common.go applyDefaults).
+        spec: { ...p.spec, nodeName: undefined, tolerations: undefined },
+        status: {},
+      },
+    };
+  });
 }
 
 export function kubeProxyDaemonSet(): DaemonSet {

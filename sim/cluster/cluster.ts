@@ -20,6 +20,8 @@ import type { TraceLevel } from '../engine/trace.ts';
 import { EtcdStore } from '../etcd/store.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { healthyComponentStatuses, runKubectl } from '../kubectl/kubectl.ts';
+import { NodeFilesystem } from '../node/filesystem.ts';
+import { runShell } from '../node/shell.ts';
 import { iptablesSaveCommand } from '../proxy/commands.ts';
 import { NodeIptables } from '../proxy/iptables.ts';
 import { KubeProxy } from '../proxy/proxier.ts';
@@ -27,6 +29,7 @@ import { CNIPlugin } from '../runtime/cni.ts';
 import { ContainerRuntime } from '../runtime/container-runtime.ts';
 import { crictl } from '../runtime/crictl.ts';
 import { ImageCatalog } from '../runtime/images.ts';
+import { toYAML } from '../kubectl/yaml-json.ts';
 import type { ClusterConfig, Fault } from '../scenario/schema.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import * as boot from './bootstrap.ts';
@@ -59,6 +62,12 @@ export interface NodeAgents {
   /** power is false after node-down. */
   power: boolean;
   partitioned: boolean;
+  /** fs is the node's files (the static Pod manifests on the control plane, /tmp). */
+  fs: NodeFilesystem;
+  /** bootedAt is when the machine last booted (containerd.service started). */
+  bootedAt: number;
+  /** kubeletChangedAt is when kubelet.service last started or stopped. */
+  kubeletChangedAt: number;
 }
 
 /** BIRTH is when the cluster is built, before the scenario's time 0. */
@@ -103,6 +112,9 @@ export class Cluster {
   readonly nodes = new Map<string, NodeAgents>();
   readonly images: ImageCatalog;
   private readonly kubectlClient: Client;
+  /** apiserverFault and etcdFault are the apiserver-down and etcd-down faults in force. */
+  private apiserverFault = false;
+  private etcdFault = false;
 
   constructor(opts: ClusterOptions) {
     this.sim = new Simulation({ seed: opts.seed, settings: opts.config.settings, traceLevel: 'none' });
@@ -150,6 +162,32 @@ export class Cluster {
     this.sim.runUntil(0);
     this.sim.traceLevel = opts.traceLevel ?? 'full';
     this.apiserver.recordChanges = opts.recordChanges ?? true;
+    // From now on kube-apiserver and etcd answer only while their static Pods' containers run.
+    // Simplification: during the warm-up they answer from the start (the mirror Pods come from
+    // bootstrap, so the kubelet needs kube-apiserver to learn them); kube-scheduler and
+    // kube-controller-manager keep working whether or not their static Pods' containers run.
+    this.nodes.get('control-plane')!.runtime.onStateChange = () => this.syncControlPlane();
+    this.syncControlPlane();
+  }
+
+  /**
+   * syncControlPlane makes kube-apiserver and etcd answer exactly while their static Pods'
+   * containers run on the control-plane node (and no apiserver-down or etcd-down fault holds).
+   * kube-apiserver fails every request while etcd is down (see KubeAPIServer.connect).
+   */
+  private syncControlPlane(): void {
+    const cp = this.nodes.get('control-plane')!;
+    const running = (component: string): boolean =>
+      cp.runtime.running &&
+      cp.runtime
+        .listContainers()
+        .some((c) => c.podNamespace === 'kube-system' && c.podName === `${component}-${cp.name}` && c.metadata.name === component && c.state === 'CONTAINER_RUNNING');
+    const apiDown = this.apiserverFault || !running('kube-apiserver');
+    const etcdDown = this.etcdFault || !running('etcd');
+    if (apiDown === this.apiserver.down && etcdDown === this.etcd.down) return;
+    this.apiserver.down = apiDown;
+    this.etcd.down = etcdDown;
+    this.apiserver.breakWatches();
   }
 
   private bootstrapObjects(): void {
@@ -179,6 +217,11 @@ export class Cluster {
           : []),
       ],
     });
+    // kubeadm creates /etc/kubernetes/manifests on every node; only the control plane's holds files.
+    const fs = new NodeFilesystem();
+    for (const dir of ['/root', '/tmp', boot.MANIFESTS_DIR]) fs.mkdir(dir, dir === '/tmp' ? 0o1777 : dir === '/root' ? 0o700 : 0o755, BIRTH_MS);
+    if (index === 0)
+      for (const m of boot.staticPodManifests(p.name)) fs.writeFile(`${boot.MANIFESTS_DIR}/${m.file}`, toYAML(m.pod), 0o600, BIRTH_MS);
     const kubelet = new Kubelet(this.sim, new Client(this.apiserver, `kubelet@${p.name}`), {
       nodeName: p.name,
       cpu: p.cpu,
@@ -189,10 +232,13 @@ export class Cluster {
       podCIDR: cidr,
       internalIP: ip,
       runtime,
+      // Simplification: only the control plane's kubelet reads a static Pod directory; the
+      // workers' is empty and stays so (node commands cannot copy files between machines).
+      ...(index === 0 ? { staticPodPath: boot.MANIFESTS_DIR, files: fs } : {}),
     });
     const clusterCIDR = boot.clusterCIDR(total);
     const proxy = this.newProxy(p.name, ip, clusterCIDR);
-    this.nodes.set(p.name, { name: p.name, index, ip, kubelet, runtime, cni, proxy, clusterCIDR, power: true, partitioned: false });
+    this.nodes.set(p.name, { name: p.name, index, ip, kubelet, runtime, cni, proxy, clusterCIDR, power: true, partitioned: false, fs, bootedAt: BIRTH_MS, kubeletChangedAt: BIRTH_MS });
     kubelet.start();
     proxy.start();
   }
@@ -232,16 +278,39 @@ export class Cluster {
     return out;
   }
 
-  /** exec runs a node command: iptables-save, crictl ps, crictl pods. */
+  /**
+   * exec runs a node command line (sim/node/shell.ts): ls, cat, mv, systemctl, crictl,
+   * iptables-save, with or without sudo.
+   */
   exec(node: string, line: string): CommandOutput {
     const n = this.nodes.get(node);
-    if (!n) return { stdout: '', stderr: `error: node "${node}" not found\n`, exitCode: 1 };
+    if (!n) return { stdout: '', stderr: `ssh: Could not resolve hostname ${node}: Name or service not known\n`, exitCode: 255 };
     if (!n.power) return { stdout: '', stderr: `ssh: connect to host ${n.ip} port 22: No route to host\n`, exitCode: 255 };
-    const argv = line.trim().split(/\s+/);
-    let out: CommandOutput;
-    if (argv[0] === 'iptables-save') out = iptablesSaveCommand(argv.slice(1), n.proxy.iptables, this.sim.now());
-    else if (argv[0] === 'crictl') out = crictl(n.runtime, argv.slice(1), this.sim.now());
-    else out = { stdout: '', stderr: `bash: ${argv[0]}: command not found\n`, exitCode: 127 };
+    const now = () => this.sim.now();
+    const out = runShell(
+      {
+        fs: n.fs,
+        now,
+        kubelet: {
+          active: () => n.kubelet.isRunning,
+          since: () => n.kubeletChangedAt,
+          start: () => {
+            if (n.kubelet.isRunning) return;
+            n.kubelet.start();
+            n.kubeletChangedAt = now();
+          },
+          stop: () => {
+            if (!n.kubelet.isRunning) return;
+            n.kubelet.stop();
+            n.kubeletChangedAt = now();
+          },
+        },
+        containerdSince: () => n.bootedAt,
+        crictl: (args) => crictl(n.runtime, args, now()),
+        iptablesSave: (args) => iptablesSaveCommand(args, n.proxy.iptables, now()),
+      },
+      line.trim(),
+    );
     this.sim.record({ kind: 'command', from: `shell@${node}`, to: `shell@${node}`, command: line, exitCode: out.exitCode });
     return out;
   }
@@ -258,6 +327,7 @@ export class Cluster {
         n!.power = false;
         api.unreachable.add(n!.name);
         n!.kubelet.nodeDown();
+        n!.kubeletChangedAt = this.sim.now();
         n!.proxy.stop();
         break;
       case 'node-up':
@@ -265,6 +335,7 @@ export class Cluster {
         n!.power = true;
         if (!n!.partitioned) api.unreachable.delete(n!.name);
         n!.kubelet.nodeUp();
+        n!.bootedAt = n!.kubeletChangedAt = this.sim.now();
         n!.proxy = this.newProxy(n!.name, n!.ip, n!.clusterCIDR);
         n!.proxy.start();
         break;
@@ -277,24 +348,35 @@ export class Cluster {
         if (n!.power) api.unreachable.delete(n!.name);
         break;
       case 'kubelet-stop':
+        if (n!.kubelet.isRunning) n!.kubeletChangedAt = this.sim.now();
         n!.kubelet.stop();
         break;
       case 'kubelet-start':
-        if (n!.power) n!.kubelet.start();
+        if (n!.power && !n!.kubelet.isRunning) {
+          n!.kubelet.start();
+          n!.kubeletChangedAt = this.sim.now();
+        }
         break;
+      // Simplification: apiserver-down and etcd-down make the process stop answering while its
+      // container keeps running (crictl still lists it Running), as a hung process would.
       case 'apiserver-down':
+        this.apiserverFault = true;
         api.down = true;
         break;
       case 'apiserver-up':
+        this.apiserverFault = false;
         api.down = false;
         break;
       case 'etcd-down':
+        this.etcdFault = true;
         this.etcd.down = true;
         break;
       case 'etcd-up':
+        this.etcdFault = false;
         this.etcd.down = false;
         break;
     }
+    if (kind.startsWith('apiserver') || kind.startsWith('etcd')) this.syncControlPlane();
     api.breakWatches();
   }
 

@@ -6,9 +6,18 @@
 // The machine and the process are modelled apart: stop()/start() is the kubelet process (its
 // containers keep running); nodeDown()/nodeUp() is the machine (containers and sandboxes vanish,
 // images stay on disk, the boot ID changes).
-// Simplification: no static pod manifests or mirror-pod recreation, volumes, probes, eviction
-// manager, admission (the scheduler is trusted), image GC, cgroups or device plugins; pods the API
-// binds to the node are run as they are. Events carry no fieldPath (spec.containers{name}).
+// Static Pods: with a staticPodPath, the file source (config-file.ts) decides which of the node's
+// mirror Pods run: a mirror Pod whose manifest is gone is stopped, and started again when the
+// manifest is back, whether or not kube-apiserver answers (pkg/kubelet/kubelet.go
+// HandlePodAdditions/HandlePodRemoves for the file source, handleMirrorPod).
+// Simplification: mirror Pods are written by bootstrap, not by the kubelet, and the static Pod runs
+// under its mirror Pod's UID; the kubelet never deletes or recreates a mirror Pod (upstream
+// kubelet_pods.go deleteOrphanedMirrorPods, pod_workers.go), so one stays in the API, with its last
+// status, while its manifest is away, and an update or deletion of a mirror Pod through the API
+// does not touch the static Pod. The kubelet remembers the mirror Pods it has seen across restarts.
+// Simplification: no volumes, probes, eviction manager, admission (the scheduler is trusted), image
+// GC, cgroups or device plugins; pods the API binds to the node are run as they are. Events carry
+// no fieldPath (spec.containers{name}).
 
 import type { Node, Pod, Taint } from '../api/types.ts';
 import type { Client } from '../client/client.ts';
@@ -20,6 +29,7 @@ import type { Simulation, TimerHandle } from '../engine/simulation.ts';
 import type { ContainerRuntime } from '../runtime/container-runtime.ts';
 import { crictl, type CommandResult } from '../runtime/crictl.ts';
 import { Backoff } from './backoff.ts';
+import { FileSource, type ManifestReader } from './config-file.ts';
 import { ImageManager, type ImageManagerHost } from './image-manager.ts';
 import { NodeLeaseController } from './node-lease.ts';
 import { NodeStatusManager } from './node-status.ts';
@@ -52,6 +62,14 @@ export interface KubeletOptions {
   runtime: ContainerRuntime;
   /** recordEvents: false drops the kubelet's Events (for large benchmarks). Default true. */
   recordEvents?: boolean;
+  /** staticPodPath is the static Pod directory (kubeadm: /etc/kubernetes/manifests), read from files. */
+  staticPodPath?: string;
+  files?: ManifestReader;
+}
+
+/** isMirrorPod mirrors pkg/kubelet/types IsMirrorPod: the kubernetes.io/config.mirror annotation. */
+export function isMirrorPod(pod: Pod): boolean {
+  return pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined;
 }
 
 export interface KubeletStartOptions {
@@ -94,6 +112,11 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
   private readonly gcPods = new Set<string>();
   private readonly prunePods = new Set<string>();
   private readonly pendingAdopted = new Set<string>();
+  private readonly fileSource: FileSource | undefined;
+  /** staticPods are the keys the file source last read; undefined without a staticPodPath. */
+  private staticPods: Set<string> | undefined;
+  /** mirrorPods are the mirror Pods seen, by namespace/name, as the static Pods to run. */
+  private readonly mirrorPods = new Map<string, Pod>();
 
   constructor(sim: Simulation, client: Client, opts: KubeletOptions) {
     this.sim = sim;
@@ -113,13 +136,20 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
       fieldSelector: { 'spec.nodeName': opts.nodeName },
     });
     this.informer.addEventHandler({
-      onAdd: (p) => this.podWorkers.updatePod(p),
+      onAdd: (p) => {
+        if (this.admit(p)) this.podWorkers.updatePod(p);
+      },
       onUpdate: (_old, p) => {
+        if (!this.admit(p)) return;
         this.podWorkers.updatePod(p);
         this.statusManager.onPodUpdate(p);
       },
-      onDelete: (p) => this.podWorkers.removePod(p),
+      onDelete: (p) => {
+        if (!this.staticPods || !isMirrorPod(p)) this.podWorkers.removePod(p);
+      },
     });
+    if (opts.staticPodPath && opts.files)
+      this.fileSource = new FileSource(sim, this.name, opts.files, opts.staticPodPath, opts.nodeName, (keys) => this.setStaticPods(keys));
     this.statusManager = new StatusManager(sim, client, this.informer);
     this.imageManager = new ImageManager(this, this.imageBackoff);
     this.podWorkers = new PodWorkers(this);
@@ -203,6 +233,15 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
       this.runtime.listPodSandbox(this.name);
       this.runtime.listContainers(this.name);
     }
+    if (this.fileSource) {
+      // The file source reads the directory at once, and the static Pods start from their files
+      // even if kube-apiserver does not answer (it may be one of them).
+      this.staticPods = this.fileSource.start();
+      for (const key of this.staticPods) {
+        const pod = this.mirrorPods.get(key);
+        if (pod) this.podWorkers.updatePod(pod);
+      }
+    }
     this.informer.start();
     this.nodeLease.start(pre ? this.rng.intn(s.nodeLeaseRenewInterval) : 0);
     this.scheduleOrphanCheck(0);
@@ -217,6 +256,7 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
     this.running = false;
     this.epoch++;
     this.informer.stop();
+    this.fileSource?.stop();
     this.nodeLease.stop();
     this.nodeStatus.stop();
     this.statusManager.stop();
@@ -290,6 +330,44 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
     this.podLogs.set(pod.metadata.uid, logs);
     if (this.running) this.podWorkers.markAdopted(pod.metadata.uid);
     else this.pendingAdopted.add(pod.metadata.uid);
+  }
+
+  // ---- static Pods ----
+
+  /**
+   * admit says whether a Pod from the API goes to the pod workers. A mirror Pod stands for a
+   * static Pod: it runs only while its manifest is in staticPodPath, and changes made to it
+   * through the API (a deletion) do not reach the static Pod.
+   */
+  private admit(pod: Pod): boolean {
+    if (!this.staticPods || !isMirrorPod(pod)) return true;
+    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    if (pod.metadata.deletionTimestamp) return false;
+    this.mirrorPods.set(key, pod);
+    return this.staticPods.has(key);
+  }
+
+  /**
+   * setStaticPods takes a file source SET: stop the static Pods whose manifest went away and start
+   * those whose manifest appeared, without asking kube-apiserver.
+   * Simplification: a static Pod whose manifest went away is stopped like a Pod gone from the API,
+   * with the 2 s minimum grace period (upstream: its terminationGracePeriodSeconds, 30 s unless set).
+   */
+  private setStaticPods(keys: Set<string>): void {
+    const before = this.staticPods ?? new Set<string>();
+    this.staticPods = keys;
+    if (!this.running) return;
+    for (const key of before)
+      if (!keys.has(key)) {
+        const pod = this.mirrorPods.get(key);
+        if (pod) this.podWorkers.removePod(pod);
+      }
+    // Level-triggered: a static Pod whose worker finished while its manifest was away (or that
+    // the API never delivered since the kubelet started) is started from the file's Pod.
+    for (const key of keys) {
+      const pod = this.mirrorPods.get(key);
+      if (pod && (!before.has(key) || !this.podWorkers.has(pod.metadata.uid))) this.podWorkers.updatePod(pod);
+    }
   }
 
   /** crictl runs `crictl <args>` on this node. */

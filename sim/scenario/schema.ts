@@ -115,7 +115,7 @@ export const StepSchema = z
     apply: z.string().optional().describe('One or more manifests (YAML, separated by ---), applied as kubectl apply -f does.').meta({ ja: '1 つ以上のマニフェスト（YAML、--- で区切る）。kubectl apply -f と同じように適用する。' }),
     kubectl: z.string().optional().describe('A kubectl command line without the leading "kubectl"; its output is captured.').meta({ ja: '先頭の "kubectl" を除いた kubectl のコマンドライン。出力が記録される。' }),
     fault: z.enum(FAULTS).optional().describe('A fault to inject.').meta({ ja: '注入する障害。' }),
-    exec: z.string().optional().describe('A node command: iptables-save -t nat, crictl ps, crictl pods.').meta({ ja: 'ノード上のコマンド: iptables-save -t nat、crictl ps、crictl pods。' }),
+    exec: z.string().optional().describe('A node command, as run over ssh: crictl ps -a, crictl pods, iptables-save -t nat, ls, cat, mv, systemctl status|start|stop|restart kubelet; a leading sudo is accepted.').meta({ ja: 'ssh で実行するノード上のコマンド: crictl ps -a、crictl pods、iptables-save -t nat、ls、cat、mv、systemctl status|start|stop|restart kubelet。先頭の sudo も使える。' }),
     node: z.string().optional().describe('The node a fault or exec applies to.').meta({ ja: 'fault や exec の対象となるノード。' }),
   })
   .strict()

@@ -23,6 +23,17 @@ describe('snapshots', () => {
     expect(JSON.stringify(again.cluster.apiserver.peekAll('pods'))).toBe(JSON.stringify(live.cluster.apiserver.peekAll('pods')));
     expect(JSON.stringify(again.cluster.sim.trace)).toBe(JSON.stringify(live.cluster.sim.trace));
   });
+  it('replay node commands, which can change the node (a static Pod manifest moved away)', () => {
+    const live = new ScenarioRun(validateScenario(input), { seed: 4 });
+    live.runUntil(10_000);
+    live.cluster.exec('control-plane', 'sudo mv /etc/kubernetes/manifests/kube-apiserver.yaml /tmp/');
+    live.runUntil(60_000);
+    const snap = snapshot(input, 4, 60_000, [{ at: 10_000, exec: 'sudo mv /etc/kubernetes/manifests/kube-apiserver.yaml /tmp/', node: 'control-plane' }]);
+    const again = restore(JSON.parse(JSON.stringify(snap)));
+    expect(JSON.stringify(again.cluster.sim.trace)).toBe(JSON.stringify(live.cluster.sim.trace));
+    expect(again.cluster.kubectl('get pods').exitCode).toBe(1);
+    expect(again.cluster.exec('control-plane', 'ls /tmp').stdout).toBe('kube-apiserver.yaml\n');
+  });
   it('fork: the same snapshot restored twice can then diverge', () => {
     const snap = snapshot(input, 3, 60_000, []);
     const a = restore(snap);

@@ -1,5 +1,5 @@
 // Snapshots are plain JSON: the scenario, the seed, the virtual time and every action taken since
-// (kubectl commands, manifests, faults). Because a run is a pure function of these, restoring
+// (kubectl commands, manifests, faults, node commands). Because a run is a pure function of these, restoring
 // replays them on a fresh cluster and reaches a state identical to the original, byte for byte;
 // forking is restoring and then acting differently. Replay is cheap: the standard scenarios
 // simulate 15 virtual minutes in milliseconds (see BENCHMARKS.md).
@@ -13,7 +13,9 @@ import { ScenarioRun, type RunOptions } from './runner.ts';
 /** Action is something a learner did at a virtual time (ms). */
 export type Action =
   | { at: number; kubectl: string; stdin?: string }
-  | { at: number; fault: string; node?: string };
+  | { at: number; fault: string; node?: string }
+  /** exec is a node command line (ssh NODE COMMAND): mv and systemctl change the node. */
+  | { at: number; exec: string; node: string };
 
 export interface Snapshot {
   version: 1;
@@ -35,6 +37,7 @@ export function restore(s: Snapshot, opts: RunOptions = {}): ScenarioRun {
   for (const a of [...s.actions].sort((x, y) => x.at - y.at)) {
     run.runUntil(a.at);
     if ('kubectl' in a) run.cluster.kubectl(a.kubectl, a.stdin);
+    else if ('exec' in a) run.cluster.exec(a.node, a.exec);
     else run.cluster.fault(a.fault as never, a.node);
   }
   run.runUntil(s.time);

@@ -2,7 +2,7 @@
 // simulator runs of the demo questions (content/questions/demo.yaml).
 import { describe, expect, it } from 'vitest';
 import { loadQuestions, type LoadedQuestion } from './load.ts';
-import { computeKey, grade, parseNumber, solutionOf, variantOf, fill, type Keyed } from './grade.ts';
+import { commandLines, computeKey, consoleLine, grade, parseNumber, solutionOf, variantOf, fill, type Keyed } from './grade.ts';
 
 const all = loadQuestions();
 const byId = (id: string): LoadedQuestion => {
@@ -169,6 +169,45 @@ describe('task', () => {
   });
   it('shows a verified solution', () => {
     expect(solutionOf(lq.question, keyed)).toEqual({ kind: 'task', commands: 'label nodes node-2 disktype=ssd' });
+  });
+});
+
+describe('task with node commands', () => {
+  it('reads ssh lines as node commands and everything else as kubectl', () => {
+    expect(commandLines('$ kubectl get pods\n$ ssh control-plane sudo crictl ps -a\nget nodes')).toEqual(['get pods', 'ssh control-plane sudo crictl ps -a', 'get nodes']);
+    expect(consoleLine('ssh control-plane sudo mv /tmp/a /tmp/b')).toEqual({ kind: 'exec', node: 'control-plane', line: 'sudo mv /tmp/a /tmp/b' });
+    expect(consoleLine('ssh admin@node-1 ls')).toEqual({ kind: 'exec', node: 'node-1', line: 'ls' });
+    expect(consoleLine('ssh control-plane')).toEqual({ kind: 'ssh-usage' });
+    expect(consoleLine('get pods')).toEqual({ kind: 'kubectl', args: 'get pods' });
+  });
+
+  const lq = byId('drill-task-apiserver-manifest');
+  const keyed = computeKey(lq.question, lq.scenarioYaml, variantOf(lq.question, 0));
+  it('runs ssh lines on the node, so moving the manifest back brings kube-apiserver back', () => {
+    const g = grade(
+      lq.question,
+      keyed,
+      { kind: 'task', commands: 'get nodes\nssh control-plane ls /etc/kubernetes/manifests\nssh control-plane sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests/\nssh control-plane' },
+      lq.scenarioYaml,
+    );
+    expect(g.outputs?.map((o) => o.command)).toEqual([
+      'kubectl get nodes',
+      'ssh control-plane ls /etc/kubernetes/manifests',
+      'ssh control-plane sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests/',
+      'ssh control-plane',
+    ]);
+    expect(g.outputs?.[0]?.output.stderr).toBe('The connection to the server 10.0.0.10:6443 was refused - did you specify the right host or port?\n');
+    expect(g.outputs?.[1]?.output.stdout).toBe('etcd.yaml\nkube-controller-manager.yaml\nkube-scheduler.yaml\n');
+    expect(g.outputs?.[2]?.output).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(g.outputs?.[3]?.output.exitCode).toBe(255);
+    expect(g).toMatchObject({ correct: true, score: 1 });
+  });
+  it('does not pass a kubectl command or a move to the wrong place', () => {
+    for (const commands of ['rollout restart deployment web', 'ssh control-plane sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/']) {
+      const g = grade(lq.question, keyed, { kind: 'task', commands }, lq.scenarioYaml);
+      expect(g.correct).toBe(false);
+      expect(g.checks?.[0]?.passed).toBe(false);
+    }
   });
 });
 

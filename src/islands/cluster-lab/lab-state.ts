@@ -20,7 +20,7 @@ export type Command =
 
 /**
  * parseCommand reads a console line: `kubectl <args>` runs kubectl, `ssh <node> <command>` runs a
- * node command (crictl, iptables-save). Anything else is an unknown program, as a shell says.
+ * node command (ls, cat, mv, systemctl, crictl, iptables-save; see sim/node/shell.ts). Anything else is an unknown program, as a shell says.
  */
 export function parseCommand(line: string): Command {
   const trimmed = line.trim();
@@ -109,6 +109,13 @@ export function decodeHash(hash: string, scenario: string, until: number): HashR
     if (!isTime(x.at, b.t)) return { kind: 'invalid', reason: 'bad action time' };
     if (typeof x.kubectl === 'string' && x.kubectl.length <= MAX_LINE && x.fault === undefined) {
       actions.push({ at: x.at, kubectl: x.kubectl });
+    } else if (
+      typeof x.exec === 'string' &&
+      x.exec.length <= MAX_LINE &&
+      typeof x.node === 'string' &&
+      /^[a-z0-9][a-z0-9.-]{0,62}$/.test(x.node)
+    ) {
+      actions.push({ at: x.at, exec: x.exec, node: x.node });
     } else if (
       typeof x.fault === 'string' &&
       (LAB_FAULTS as readonly string[]).includes(x.fault) &&

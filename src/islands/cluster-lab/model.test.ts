@@ -19,6 +19,7 @@ describe('URL hash', () => {
     actions: [
       { at: 50_000, fault: 'node-down', node: 'node-1' },
       { at: 60_000, kubectl: 'get pods -l app=wébサーバ' },
+      { at: 70_000, exec: 'sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests/', node: 'control-plane' },
     ],
   };
 
@@ -42,6 +43,7 @@ describe('URL hash', () => {
       `#lab=${btoa(JSON.stringify({ v: 1, s: 'node-failure', seed: 7, t: 10, a: [{ at: 5, fault: 'etcd-down', node: 'x' }] }))}`,
       `#lab=${btoa(JSON.stringify({ v: 1, s: 'node-failure', seed: 7, t: 10, a: [{ at: 5, fault: 'node-down', node: '<img src=x>' }] }))}`,
       `#lab=${btoa(JSON.stringify({ v: 1, s: 'node-failure', seed: 7, t: 10, a: [{ at: 50, kubectl: 'get pods' }] }))}`,
+      `#lab=${btoa(JSON.stringify({ v: 1, s: 'node-failure', seed: 7, t: 10, a: [{ at: 5, exec: 'ls', node: '../x' }] }))}`,
     ];
     for (const h of bad) expect(decodeHash(h, 'node-failure', until).kind, h).toBe('invalid');
   });
