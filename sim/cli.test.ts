@@ -67,6 +67,22 @@ describe('sim CLI', () => {
     expect(r.stderr).toContain('--until: found "soon", expected a duration such as 90s, 5m or 1h30m');
     expect(sim('walk').code).toBe(2);
   });
+  it('fills {{name}} placeholders from --param, and exits 2 naming the ones left unfilled', () => {
+    const f = scenarioFile('name: demo\nseed: 1\nuntil: 5s\nsteps:\n  - at: 1s\n    kubectl: get deployment {{dep}}\n  - at: 2s\n    kubectl: scale deployment web --replicas={{n}}\n');
+    const missing = sim('run', f, '--json');
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toContain(`${f}: this scenario takes parameters that were not given: dep, n`);
+    expect(missing.stderr).toContain('line 6: {{dep}}');
+    expect(missing.stderr).toContain('--param dep=1 --param n=1');
+    const typo = sim('run', f, '--param', 'dpe=web');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--param dpe: the scenario has no {{dpe}} placeholder (it has: dep, n)');
+    expect(sim('run', f, '--param', 'no-equals').stderr).toContain('expected name=value');
+    const ok = sim('run', f, '--json', '--param', 'dep=web', '--param=n=2');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).outputs.map((o: { command: string }) => o.command)).toEqual(['kubectl get deployment web', 'kubectl scale deployment web --replicas=2']);
+  });
   it('keeps running when a kubectl step is wrong, recording kubectl\'s error', () => {
     const f = scenarioFile('name: demo\nseed: 1\nuntil: 5s\nsteps:\n  - at: 1s\n    kubectl: get pods nope\n  - at: 2s\n    apply: "kind: Deployment\\n"\n');
     const r = sim('run', f, '--json');

@@ -7,17 +7,19 @@ import { readFileSync } from 'node:fs';
 import { parseDuration } from './engine/clock.ts';
 import { ScenarioError, parseScenario } from './scenario/loader.ts';
 import { ScenarioRun, type RunResult } from './scenario/runner.ts';
+import { missingParamsMessage, substitute, unfilled } from './scenario/params.ts';
 import type { Pod, Node } from './api/types.ts';
 import { getNodeCondition } from './api/podutil.ts';
 
 const USAGE = `Usage:
-  npm run --silent sim -- run <scenario.yaml> [--seed N] [--until D] [--json | --summary]
+  npm run --silent sim -- run <scenario.yaml> [--seed N] [--until D] [--param name=value ...] [--json | --summary]
 
 Runs a scenario in the simulator and prints the result.
 
 Options:
   --seed N     use seed N instead of the scenario's seed (an integer)
   --until D    stop at virtual time D instead of the scenario's until (e.g. 90s, 15m)
+  --param n=v  fill the scenario's {{n}} placeholders with v (repeatable)
   --json       print one JSON object: { name, seed, until, objects, changes, trace, outputs }
   --summary    print a small JSON summary (for large runs): times, counts, Pods by phase
   -h, --help   show this help
@@ -32,6 +34,7 @@ interface Args {
   file: string;
   seed?: number;
   until?: number;
+  params: Record<string, string>;
   mode: 'report' | 'json' | 'summary';
 }
 
@@ -42,7 +45,7 @@ function parseArgs(argv: string[]): Args {
   }
   const [cmd, ...rest] = argv;
   if (cmd !== 'run') fail(`error: unknown command "${cmd}"; expected "run"\n\n${USAGE}`);
-  const args: Partial<Args> = { mode: 'report' };
+  const args: Partial<Args> = { mode: 'report', params: {} };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -60,6 +63,11 @@ function parseArgs(argv: string[]): Args {
       const ms = parseDuration(v);
       if (ms === undefined) fail(`error: --until: found "${v}", expected a duration such as 90s, 5m or 1h30m`);
       args.until = ms;
+    } else if (flag === '--param') {
+      const v = value();
+      const m = /^([a-zA-Z][a-zA-Z0-9]*)=(.*)$/s.exec(v);
+      if (!m) fail(`error: --param: found "${v}", expected name=value (for example --param maxSurge=1)`);
+      args.params![m[1]] = m[2];
     } else if (flag === '--json') args.mode = 'json';
     else if (flag === '--summary') args.mode = 'summary';
     else if (flag.startsWith('-')) fail(`error: unknown flag: ${flag}\n\n${USAGE}`);
@@ -121,6 +129,11 @@ function main(): void {
   } catch (e) {
     fail(`error: cannot read scenario file "${args.file}": ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
+  const used = new Set(unfilled(text).map((p) => p.name));
+  for (const name of Object.keys(args.params)) if (!used.has(name)) fail(`error: --param ${name}: the scenario has no {{${name}}} placeholder${used.size ? ` (it has: ${[...used].join(', ')})` : ''}`);
+  text = substitute(text, args.params);
+  const missing = unfilled(text);
+  if (missing.length) fail(missingParamsMessage(args.file, missing));
   let run: ScenarioRun;
   try {
     const scenario = parseScenario(text, args.file);

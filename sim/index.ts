@@ -4,6 +4,8 @@
 export { parseScenario, validateScenario, ScenarioError, formatIssue } from './scenario/loader.ts';
 export { ScenarioSchema, StepSchema, ClusterSchema, FAULTS } from './scenario/schema.ts';
 export type { Scenario, ScenarioInput, Step, Fault, ClusterConfig } from './scenario/schema.ts';
+export { substitute, unfilled, missingParamsMessage } from './scenario/params.ts';
+export type { Placeholder } from './scenario/params.ts';
 export { ScenarioRun, runScenario, stepCommand, OUTPUT_RESOURCES } from './scenario/runner.ts';
 export type { RunOptions, RunResult, Output } from './scenario/runner.ts';
 export { Cluster, BIRTH_MS } from './cluster/cluster.ts';

@@ -25,6 +25,7 @@ import {
 } from './errors.ts';
 import { apiVersionOf, keyFor, qualifiedKind, qualifiedResource, resources, type ResourceInfo } from './registry.ts';
 import { validateName, validateObject } from './validation.ts';
+import { decode, decodeStrict } from './decode.ts';
 
 export const APISERVER = 'kube-apiserver';
 export const ETCD = 'etcd';
@@ -154,6 +155,31 @@ export class KubeAPIServer {
       if ((code !== 0 || reachable) && this.sim.records('request'))
         this.sim.record({ kind: 'request', from: user, to: APISERVER, verb, resource, namespace: ns, name, code, reason, fields });
     }
+  }
+
+  /**
+   * jsonClients are the users whose bodies arrive as JSON and are decoded strictly (kubectl sends
+   * fieldValidation=Strict). Components build typed objects that always decode, so decoding
+   * their bodies is skipped.
+   */
+  readonly jsonClients = new Set<string>(['kubectl']);
+
+  /**
+   * decodeBody decodes a request body into its kind's Go type (decode.ts), as the create and patch
+   * handlers do before the registry sees it, and returns the object as decoded (nulls dropped).
+   * A body that does not decode is answered with 400 BadRequest. Components build typed objects
+   * and cannot send such a body, so only kubectl's bodies are decoded here (kubectl sends
+   * fieldValidation=Strict, which makes unknown fields errors too).
+   */
+  decodeBody<T extends Record<string, unknown>>(user: string, verb: 'create' | 'patch', resource: ResourceName, ns: string | undefined, name: string | undefined, body: T): T {
+    const d = decode(body);
+    if (d.error !== undefined) {
+      const message = d.error;
+      this.request(user, verb, resource, ns, name, () => {
+        throw newBadRequest(message);
+      });
+    }
+    return d.object as T;
   }
 
   // ---- object helpers ----
@@ -353,23 +379,20 @@ export class KubeAPIServer {
     } else {
       next = { ...o };
       if (r.hasStatus) next.status = c.status;
-      const m = { ...obj.metadata };
+      const m = { ...obj.metadata } as Record<string, unknown>;
       m.uid = cur.metadata.uid;
       m.creationTimestamp = cur.metadata.creationTimestamp;
-      m.namespace = cur.metadata.namespace;
-      m.generateName = cur.metadata.generateName;
+      setOrDelete(m, 'namespace', cur.metadata.namespace);
+      setOrDelete(m, 'generateName', cur.metadata.generateName);
       if (cur.metadata.deletionTimestamp) {
         m.deletionTimestamp = cur.metadata.deletionTimestamp;
         m.deletionGracePeriodSeconds = cur.metadata.deletionGracePeriodSeconds;
       } else {
-        delete m.deletionTimestamp;
-        delete m.deletionGracePeriodSeconds;
+        setOrDelete(m, 'deletionTimestamp', undefined);
+        setOrDelete(m, 'deletionGracePeriodSeconds', undefined);
       }
-      if (m.generateName === undefined) delete m.generateName;
-      if (m.namespace === undefined) delete m.namespace;
-      if (cur.metadata.generation !== undefined) m.generation = cur.metadata.generation;
-      else delete m.generation;
-      next.metadata = m;
+      setOrDelete(m, 'generation', cur.metadata.generation);
+      next.metadata = m as unknown as T['metadata'];
       this.defaultAndAdmit(r, next as unknown as AnyObject, false);
       if (r.tracksGeneration && c.spec !== next.spec && JSON.stringify(c.spec) !== JSON.stringify(next.spec)) m.generation = (cur.metadata.generation ?? 0) + 1;
       if (r.resource === 'services') {
@@ -418,7 +441,9 @@ export class KubeAPIServer {
       // Status patches, and kinds whose update path changes only the top level and metadata, build
       // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
       const shared = subresource === 'status' || !defaultedInPlace.has(r.kind);
-      const patched = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
+      const merged = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
+      // The patched JSON is decoded into the Go type like a request body (decode.ts).
+      const patched = (this.jsonClients.has(user) ? decodeStrict(merged as unknown as Record<string, unknown>) : merged) as T;
       const rv = (patch as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion;
       if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
       const next = this.merge(r, cur.value, patched, subresource);
@@ -638,14 +663,31 @@ const defaultedInPlace = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Service'])
 // copied, everything else is shared, and values from the patch are copied.
 function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return deepClone(patch);
-  const t: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const k in patch as Record<string, unknown>) {
-    const v = (patch as Record<string, unknown>)[k];
-    if (v === undefined) continue;
-    if (v === null) delete t[k];
-    else t[k] = applyMergePatch(t[k], v);
+  const p = patch as Record<string, unknown>;
+  const base = target && typeof target === 'object' && !Array.isArray(target) ? (target as Record<string, unknown>) : {};
+  let removes = false;
+  for (const k in p) if (p[k] === null && Object.hasOwn(base, k)) removes = true;
+  // A copy that then loses keys would be a slow dictionary-mode object (see setOrDelete), so
+  // removals build the copy without them, keeping the key order the deletes would leave.
+  let t: Record<string, unknown>;
+  if (removes) {
+    t = {};
+    for (const k in base) if (p[k] !== null) t[k] = base[k];
+  } else t = { ...base };
+  for (const k in p) {
+    const v = p[k];
+    if (v === undefined || v === null) continue;
+    t[k] = applyMergePatch(t[k], v);
   }
   return t;
+}
+
+// setOrDelete sets m[k] to v, or removes k when v is undefined, without adding a key only to
+// delete it: V8 turns an object that loses a property into a slow dictionary-mode object, and
+// every later reader of the stored object (each informer, each clone) would pay for that.
+function setOrDelete(m: Record<string, unknown>, k: string, v: unknown): void {
+  if (v !== undefined) m[k] = v;
+  else if (Object.hasOwn(m, k)) delete m[k];
 }
 
 function withDeleteRV(o: AnyObject, rev: number): AnyObject {

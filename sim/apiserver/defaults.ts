@@ -1,6 +1,7 @@
 // Mirrors the defaulting functions kube-apiserver runs on create and update:
 // pkg/apis/core/v1/defaults.go, pkg/apis/apps/v1/defaults.go, pkg/apis/discovery/v1/defaults.go,
-// and pkg/registry/core/pod/strategy.go (status.qosClass on create).
+// and pkg/registry/core/pod/strategy.go (status.qosClass on create). As in Go, a string field
+// holding "" is unset (||=); a pointer field is unset only when absent (??=).
 
 import { parseQuantity } from '../api/quantity.ts';
 import type { Container, Deployment, Pod, PodSpec, PodTemplateSpec, ReplicaSet, Service } from '../api/types.ts';
@@ -12,10 +13,10 @@ function defaultContainer(c: Container): void {
     const tag = ref.includes(':') ? ref.slice(ref.indexOf(':') + 1) : c.image.includes('@') ? 'digest' : 'latest';
     c.imagePullPolicy = tag === 'latest' ? 'Always' : 'IfNotPresent';
   }
-  c.terminationMessagePath ??= '/dev/termination-log';
-  c.terminationMessagePolicy ??= 'File';
+  c.terminationMessagePath ||= '/dev/termination-log';
+  c.terminationMessagePolicy ||= 'File';
   c.resources ??= {};
-  for (const p of c.ports ?? []) p.protocol ??= 'TCP';
+  for (const p of c.ports ?? []) p.protocol ||= 'TCP';
   // SetDefaults_ResourceList / defaulting limits into requests (pkg/apis/core/v1/defaults.go).
   const r = c.resources;
   if (r.limits) {
@@ -26,10 +27,10 @@ function defaultContainer(c: Container): void {
 
 /** defaultPodSpec mirrors SetDefaults_PodSpec. */
 export function defaultPodSpec(s: PodSpec): void {
-  s.restartPolicy ??= 'Always';
+  s.restartPolicy ||= 'Always';
   s.terminationGracePeriodSeconds ??= 30;
-  s.dnsPolicy ??= 'ClusterFirst';
-  s.schedulerName ??= 'default-scheduler';
+  s.dnsPolicy ||= 'ClusterFirst';
+  s.schedulerName ||= 'default-scheduler';
   s.securityContext ??= {};
   s.enableServiceLinks ??= true;
   s.preemptionPolicy ??= 'PreemptLowerPriority';
@@ -65,7 +66,7 @@ export function getPodQOS(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
 export function defaultPod(p: Pod): void {
   defaultPodSpec(p.spec);
   // The ServiceAccount admission plugin names the default account on Pods (not on templates).
-  p.spec.serviceAccountName ??= 'default';
+  p.spec.serviceAccountName ||= 'default';
   p.spec.priority ??= 0;
   p.status ??= {};
   p.status.phase ??= 'Pending';
@@ -76,7 +77,7 @@ export function defaultPod(p: Pod): void {
 export function defaultDeployment(d: Deployment): void {
   d.spec.replicas ??= 1;
   d.spec.strategy ??= {};
-  d.spec.strategy.type ??= 'RollingUpdate';
+  d.spec.strategy.type ||= 'RollingUpdate';
   if (d.spec.strategy.type === 'RollingUpdate') {
     d.spec.strategy.rollingUpdate ??= {};
     d.spec.strategy.rollingUpdate.maxUnavailable ??= '25%';
@@ -97,12 +98,13 @@ export function defaultReplicaSet(rs: ReplicaSet): void {
 
 /** defaultService mirrors SetDefaults_Service: type, sessionAffinity, protocol, targetPort. */
 export function defaultService(s: Service): void {
-  s.spec.type ??= 'ClusterIP';
-  s.spec.sessionAffinity ??= 'None';
+  s.spec.type ||= 'ClusterIP';
+  s.spec.sessionAffinity ||= 'None';
   s.spec.internalTrafficPolicy ??= 'Cluster';
   for (const p of s.spec.ports ?? []) {
-    p.protocol ??= 'TCP';
-    p.targetPort ??= p.port;
+    p.protocol ||= 'TCP';
+    // Upstream: a zero targetPort (0 or "") means the port itself.
+    if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
   }
   s.status ??= { loadBalancer: {} };
 }

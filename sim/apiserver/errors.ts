@@ -37,20 +37,27 @@ export function qualified(resource: string, group: string): string {
   return group ? `${resource}.${group}` : resource;
 }
 
+/** goQuote mirrors Go's %q for a string: double quotes, backslash escapes, control bytes as \xNN. */
+export function goQuote(s: string): string {
+  return JSON.stringify(s)
+    .replace(/\\u00([0-9a-f]{2})/g, (_, h: string) => `\\x${h}`)
+    .replace(/[\u007f\u2028\u2029]/g, (c) => (c === '\u007f' ? '\\x7f' : `\\u${c.charCodeAt(0).toString(16)}`));
+}
+
 function err(code: number, reason: string, message: string, details?: Status['details']): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message, reason, code, details });
 }
 
 export function newNotFound(qr: string, name: string): StatusError {
-  return err(404, 'NotFound', `${qr} "${name}" not found`, { name });
+  return err(404, 'NotFound', `${qr} ${goQuote(name)} not found`, { name });
 }
 
 export function newAlreadyExists(qr: string, name: string): StatusError {
-  return err(409, 'AlreadyExists', `${qr} "${name}" already exists`, { name });
+  return err(409, 'AlreadyExists', `${qr} ${goQuote(name)} already exists`, { name });
 }
 
 export function newConflict(qr: string, name: string, cause: string): StatusError {
-  return err(409, 'Conflict', `Operation cannot be fulfilled on ${qr} "${name}": ${cause}`, { name });
+  return err(409, 'Conflict', `Operation cannot be fulfilled on ${qr} ${goQuote(name)}: ${cause}`, { name });
 }
 
 /** OptimisticLockErrorMsg is storage's message for a stale resourceVersion. */
@@ -71,7 +78,7 @@ export function fieldErrorString(e: FieldError): string {
   if (e.type === 'Required value' || e.type === 'Forbidden' || e.type === 'Too many' || e.type === 'Internal error') {
     return `${e.field}: ${e.type}${e.detail ? `: ${e.detail}` : ''}`;
   }
-  const v = e.raw !== undefined ? e.raw : typeof e.value === 'string' ? `"${e.value}"` : e.value === undefined || e.value === null ? 'null' : JSON.stringify(e.value);
+  const v = e.raw !== undefined ? e.raw : typeof e.value === 'string' ? goQuote(e.value) : e.value === undefined || e.value === null ? 'null' : JSON.stringify(e.value);
   return `${e.field}: ${e.type}: ${v}${e.detail ? `: ${e.detail}` : ''}`;
 }
 
@@ -79,7 +86,7 @@ export function fieldErrorString(e: FieldError): string {
 export function newInvalid(kindGroup: string, name: string, errs: FieldError[]): StatusError {
   const list = errs.map(fieldErrorString);
   const msg = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
-  return err(422, 'Invalid', `${kindGroup} "${name}" is invalid: ${msg}`, {
+  return err(422, 'Invalid', `${kindGroup} ${goQuote(name)} is invalid: ${msg}`, {
     name,
     causes: errs.map((e) => ({ reason: `Field${e.type.replace(/ /g, '')}`, message: fieldErrorString(e).slice(e.field.length + 2), field: e.field })),
   });

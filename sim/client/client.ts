@@ -31,6 +31,11 @@ export class Client {
     return this.apiserver.list<T>(this.user, resource, opts);
   }
 
+  /** decodeBody has kube-apiserver decode a body strictly: the decoded object, or 400 BadRequest. */
+  decodeBody<T extends Record<string, unknown>>(verb: 'create' | 'patch', resource: ResourceName, namespace: string | undefined, name: string | undefined, body: T): T {
+    return this.apiserver.decodeBody(this.user, verb, resource, namespace, name, body);
+  }
+
   /** update PUTs obj; handOff as for create. */
   update<T extends AnyObject>(resource: ResourceName, obj: T, handOff = false): T {
     return this.apiserver.update(this.user, resource, obj, undefined, handOff);

@@ -32,6 +32,7 @@ import {
   revision as revisionOf,
 } from '../controllers/deployment/util.ts';
 import { formatTime } from '../engine/clock.ts';
+import { goQuote } from '../apiserver/errors.ts';
 import {
   describeDaemonSet,
   describeDeployment,
@@ -91,6 +92,14 @@ export interface KubectlClient {
   ): AnyObject;
   /** evict POSTs to pods/eviction; when absent, drain deletes the Pod instead. */
   evict?(namespace: string, name: string, opts?: DeleteOptions): void;
+  /** decodeBody has kube-apiserver decode a manifest strictly: the decoded object, or 400. */
+  decodeBody<T extends Record<string, unknown>>(
+    verb: 'create' | 'patch',
+    resource: ResourceName,
+    namespace: string | undefined,
+    name: string | undefined,
+    body: T,
+  ): T;
 }
 
 /** healthyComponentStatuses is what GET /api/v1/componentstatuses returns when all three answer. */
@@ -194,9 +203,9 @@ export function errorMessage(e: unknown): string {
       // details.kind names the kind; without it, read it from `Kind.group "name" is invalid`.
       const kind =
         s.details?.kind ??
-        /([A-Za-z]+)(?:\.[a-z0-9.-]+)? "[^"]*" is invalid/.exec(s.message)?.[1] ??
+        /([A-Za-z]+)(?:\.[a-z0-9.-]+)? "(?:[^"\\]|\\.)*" is invalid/.exec(s.message)?.[1] ??
         '';
-      const prefix = `The ${kind} "${name}" is invalid: `;
+      const prefix = `The ${kind} ${goQuote(name)} is invalid: `;
       const causes = s.details?.causes ?? [];
       if (causes.length === 0) msg = s.message;
       else if (causes.length === 1) msg = `${prefix}${causes[0].field}: ${causes[0].message}`;
@@ -846,7 +855,8 @@ function runApply(
     try {
       if (cmd.verb === 'create') {
         try {
-          r.client.create(res, info.obj as unknown as AnyObject);
+          const body = r.client.decodeBody('create', res, ns, info.name, info.obj);
+          r.client.create(res, body as unknown as AnyObject);
         } catch (e) {
           throw withSource('creating', source, e);
         }
@@ -870,12 +880,20 @@ function runApply(
       }
       if (!current) {
         try {
-          r.client.create(res, annotated as unknown as AnyObject);
+          const body = r.client.decodeBody('create', res, ns, info.name, annotated);
+          r.client.create(res, body as unknown as AnyObject);
         } catch (e) {
           throw withSource('creating', source, e);
         }
         r.out(namePrint(info.type, info.name, 'created'));
         continue;
+      }
+      // The patched object is decoded strictly on the server; the manifest carries every field
+      // the patch can add, so decoding it finds the same errors before a merge is attempted.
+      try {
+        r.client.decodeBody('patch', res, ns, info.name, annotated);
+      } catch (e) {
+        throw withSource('patching', source, e);
       }
       const originalText = current.metadata.annotations?.[LAST_APPLIED];
       let original: unknown;

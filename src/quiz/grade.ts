@@ -2,7 +2,7 @@
 // answer against it. Pure and synchronous: the same code runs in the quiz worker (browser), in the
 // build-time audit and in the tests.
 
-import { OUTPUT_RESOURCES, ScenarioRun, parseScenario, type CommandOutput } from '../../sim/index.ts';
+import { OUTPUT_RESOURCES, ScenarioRun, parseScenario, substitute, type CommandOutput } from '../../sim/index.ts';
 import { measure, needsFullTrace, MeasureError, type Measured, type RunView } from './measure.ts';
 import type { Check, Question, Text } from './schema.ts';
 import { parseNumber } from './number.ts';
@@ -46,10 +46,7 @@ function hash(s: string): number {
   return h >>> 0;
 }
 
-/** substitute fills {{name}} placeholders; unknown names are left for the caller to report. */
-export function substitute(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{\{\s*([a-zA-Z][a-zA-Z0-9]*)\s*\}\}/g, (m, name: string) => (name in values ? String(values[name]) : m));
-}
+export { substitute };
 
 /** Run is a finished variant run: what measures read, plus captured command output. */
 export interface Run extends RunView {
@@ -59,7 +56,7 @@ export interface Run extends RunView {
 /** RunRequest says how to run a variant: extra parameters (what-if) or learner commands (task). */
 export interface RunRequest {
   params?: Record<string, string | number>;
-  /** commands run at `at` seconds, each a kubectl line without "kubectl". */
+  /** commands run at `at` seconds: kubectl lines without "kubectl", or `ssh NODE COMMAND` lines (consoleLine). */
   commands?: { at: number; lines: string[] };
   until?: number;
   /** kubectl runs one command at a time (seconds) for a predict reveal. */
@@ -80,7 +77,12 @@ export function runVariant(scenarioYaml: string, variant: Variant, req: RunReque
   for (const t of stops) {
     run.runUntil(t * 1000);
     if (req.commands && req.commands.at === t)
-      for (const line of req.commands.lines) outputs.push({ command: `kubectl ${line}`, output: run.cluster.kubectl(line) });
+      for (const line of req.commands.lines) {
+        const c = consoleLine(line);
+        if (c.kind === 'kubectl') outputs.push({ command: `kubectl ${c.args}`, output: run.cluster.kubectl(c.args) });
+        else if (c.kind === 'exec') outputs.push({ command: `ssh ${c.node} ${c.line}`, output: run.cluster.exec(c.node, c.line) });
+        else outputs.push({ command: line, output: { stdout: '', stderr: 'usage: ssh NODE COMMAND\n', exitCode: 255 } });
+      }
     if (req.reveal && req.reveal.at === t) outputs.push({ command: `kubectl ${req.reveal.kubectl}`, output: run.cluster.kubectl(req.reveal.kubectl) });
   }
   run.runUntil(run.until);
@@ -244,13 +246,28 @@ function checksGrade(results: CheckResult[], outputs?: Grade['outputs']): Grade 
 /** MAX_COMMANDS bounds a task answer: a console session, not a script. */
 export const MAX_COMMANDS = 20;
 
-/** commandLines reads a console answer: one kubectl command per line, blanks and # comments skipped, a leading "$ kubectl" dropped. */
+/**
+ * commandLines reads a console answer: one command per line, blanks and # comments skipped, a
+ * leading "$ " prompt and "kubectl" dropped. `ssh NODE COMMAND` lines are kept whole (consoleLine).
+ */
 export function commandLines(text: string): string[] {
   return text
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'))
-    .map((l) => l.replace(/^(\$\s*)?kubectl\s+/, ''));
+    .map((l) => l.replace(/^\$\s*/, '').replace(/^kubectl\s+/, ''));
+}
+
+/** ConsoleLine is a task console line, read: kubectl arguments, or a command for a node's shell. */
+export type ConsoleLine = { kind: 'kubectl'; args: string } | { kind: 'exec'; node: string; line: string } | { kind: 'ssh-usage' };
+
+/** consoleLine reads a line of commandLines: `ssh NODE COMMAND` runs COMMAND on NODE (Cluster.exec); anything else is kubectl. */
+export function consoleLine(line: string): ConsoleLine {
+  const m = /^ssh(?:\s+(\S+)(?:\s+(.*))?)?$/.exec(line.trim());
+  if (!m) return { kind: 'kubectl', args: line };
+  if (!m[1] || !m[2]?.trim()) return { kind: 'ssh-usage' };
+  // ssh admin@control-plane reaches the same machine as ssh control-plane.
+  return { kind: 'exec', node: m[1].replace(/^[^@]*@/, ''), line: m[2].trim() };
 }
 
 /** grade grades an answer for a keyed variant. It never throws on learner input. */
@@ -322,7 +339,7 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
     case 'task': {
       if (answer.kind !== 'task' || scenarioYaml === undefined) break;
       const lines = commandLines(answer.commands);
-      if (lines.length === 0) return invalid('Type at least one kubectl command.', 'kubectl コマンドを 1 つ以上入力してください。');
+      if (lines.length === 0) return invalid('Type at least one command.', 'コマンドを 1 つ以上入力してください。');
       if (lines.length > MAX_COMMANDS) return invalid(`At most ${MAX_COMMANDS} commands, please.`, `コマンドは ${MAX_COMMANDS} 個までにしてください。`);
       if (lines.some((l) => l.length > 2000)) return invalid('A command is too long (2,000 characters at most).', 'コマンドが長すぎます(2,000 文字まで)。');
       const run = runVariant(scenarioYaml, keyed.variant, { commands: { at: q.start, lines }, until: (q.start + q.settle) * 1000 });

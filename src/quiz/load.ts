@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { formatIssue } from '../../sim/index.ts';
+import { formatIssue, unfilled } from '../../sim/index.ts';
 import { QuestionFileSchema, QUESTION_KINDS, type Question } from './schema.ts';
 
 /** QuestionFileError is a question file that cannot be used; message is ready to show an author. */
@@ -25,11 +25,9 @@ export interface LoadedQuestion {
   scenarioYaml?: string;
 }
 
-const PLACEHOLDER = /\{\{\s*([a-zA-Z][a-zA-Z0-9]*)\s*\}\}/g;
-
 /** placeholders lists the {{name}}s a text uses. */
 export function placeholders(s: string): string[] {
-  return [...s.matchAll(PLACEHOLDER)].map((m) => m[1] ?? '');
+  return unfilled(s).map((p) => p.name);
 }
 
 /** textsOf lists every bilingual text of a question with a label for messages. */
