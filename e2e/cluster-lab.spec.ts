@@ -202,6 +202,41 @@ test('the console runs kubectl and node commands, reports errors and recalls his
   await expectAccessible(page, testInfo, '/demo/cluster-lab/ with the island in use');
 });
 
+test('scaling to hundreds of Pods keeps the island drawable: a few per node, the rest counted', async ({
+  page,
+}) => {
+  await page.goto('/demo/cluster-lab/');
+  await openLab(page);
+  const island = lab(page);
+  const input = island.getByRole('textbox', { name: 'Command' });
+  const output = island.getByRole('log', { name: 'Console output' });
+  await seek(page, 30_000);
+  await input.fill('kubectl scale deployment web --replicas=400');
+  await input.press('Enter');
+  await expect(output).toContainText('deployment.apps/web scaled');
+  await seek(page, 90_000);
+  // The web Pods request 250m CPU, so each 4-CPU worker takes about 15 of them; the other few
+  // hundred stay Pending and are counted under the nodes instead of drawn.
+  await expect(island.locator('[data-role="pending"]')).toHaveText(
+    /^\d{3} Pods wait for a node \(Pending: kubectl describe pod says why\)$/,
+  );
+  for (const node of ['node-1', 'node-2', 'node-3'])
+    expect(await island.locator(`[data-node="${node}"] [data-pod]`).count()).toBeLessThanOrEqual(40);
+  // Without requests, a node takes up to 110 Pods: it draws 40 and counts the rest.
+  await input.fill('kubectl create deployment many --image=nginx:1.27 --replicas=300');
+  await input.press('Enter');
+  await expect(output).toContainText('deployment.apps/many created');
+  await seek(page, 150_000);
+  await expect(island.locator('.lab-node .lab-more').first()).toHaveText(
+    /^\+ \d+ more Pods on this node \(kubectl get pods lists them all\)$/,
+  );
+  for (const node of ['node-1', 'node-2', 'node-3'])
+    expect(await island.locator(`[data-node="${node}"] [data-pod]`).count()).toBeLessThanOrEqual(40);
+  await input.fill('kubectl get deployment web');
+  await input.press('Enter');
+  await expect(output).toContainText(/web\s+\d+\/400/);
+});
+
 test('a corrupt URL hash falls back to the start of the scenario with a message', async ({
   page,
 }) => {

@@ -108,6 +108,7 @@ export function mount(root: HTMLElement): void {
     wires: $<SVGSVGElement>(root, 'wires'),
     nodes: $<HTMLUListElement>(root, 'nodes'),
     services: $<HTMLElement>(root, 'services'),
+    pending: $<HTMLElement>(root, 'pending'),
     form: $<HTMLFormElement>(root, 'console-form'),
     input: $<HTMLInputElement>(root, 'console'),
     run: $<HTMLButtonElement>(root, 'run'),
@@ -223,7 +224,11 @@ export function mount(root: HTMLElement): void {
 
   function drawNodes(s: ViewState): void {
     const podsByNode = new Map<string, PodView[]>();
-    for (const p of s.pods) podsByNode.set(p.node, [...(podsByNode.get(p.node) ?? []), p]);
+    for (const p of s.pods) {
+      const list = podsByNode.get(p.node);
+      if (list) list.push(p);
+      else podsByNode.set(p.node, [p]);
+    }
     const items = select(el.nodes)
       .selectAll<HTMLLIElement, NodeView>('li.lab-node')
       // The static HTML's items have no datum yet: they are matched by their data-node.
@@ -295,7 +300,23 @@ export function mount(root: HTMLElement): void {
           b.querySelector('.lab-chip-status')!.textContent = `${p.status} ${p.ready}`;
         });
       li.title = sys > 0 ? `+${sys} kube-system` : '';
+      const more = s.hiddenPods[d.name] ?? 0;
+      let note = li.querySelector<HTMLElement>('.lab-more');
+      if (more > 0) {
+        if (!note) {
+          note = document.createElement('p');
+          note.className = 'lab-more';
+          li.append(note);
+        }
+        note.textContent = fill(t.morePods, { n: more });
+      } else note?.remove();
     });
+    // Pods no node has taken (Pending, without spec.nodeName) are counted under the nodes.
+    const waiting =
+      (podsByNode.get('') ?? []).filter((p) => p.namespace !== 'kube-system').length +
+      (s.hiddenPods[''] ?? 0);
+    el.pending.hidden = waiting === 0;
+    el.pending.textContent = waiting ? fill(t.pendingPods, { n: waiting }) : '';
     drawWires();
   }
 

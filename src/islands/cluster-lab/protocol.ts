@@ -51,6 +51,8 @@ export interface ViewState {
   until: number;
   nodes: NodeView[];
   pods: PodView[];
+  /** hiddenPods counts, by node ("" for unscheduled), the Pods left out of pods to keep it small. */
+  hiddenPods: Record<string, number>;
   services: ServiceView[];
   components: { name: string; up: boolean }[];
   /** events are the trace entries since the previous state (at most the last 60). */

@@ -37,7 +37,7 @@ const en = {
   consoleLabel: 'Command',
   consolePlaceholder: 'kubectl get pods   or   ssh node-1 crictl ps',
   consoleHelp:
-    'Type kubectl commands (kubectl get pods -o wide, kubectl describe node node-1, kubectl delete pod NAME) or node commands over ssh (ssh node-1 crictl ps, ssh node-1 iptables-save -t nat). Up and Down arrows recall earlier commands.',
+    'Type kubectl commands (kubectl get pods -o wide, kubectl describe node node-1, kubectl delete pod NAME) or node commands over ssh (ssh node-1 crictl ps -a, ssh node-1 iptables-save -t nat, ssh control-plane ls /etc/kubernetes/manifests, ssh control-plane sudo systemctl status kubelet; cat and mv work too). Up and Down arrows recall earlier commands.',
   run: 'Run',
   output: 'Console output',
   unknownCommand: 'bash: {program}: command not found. Try kubectl … or ssh NODE crictl ps.',
@@ -62,6 +62,8 @@ const en = {
   announcePodCreatedUnscheduled: 'Pod {pod} created',
   announcePodStatus: 'Pod {pod} is {status}',
   announceMore: 'and {n} more changes',
+  morePods: '+ {n} more Pods on this node (kubectl get pods lists them all)',
+  pendingPods: '{n} Pods wait for a node (Pending: kubectl describe pod says why)',
   announceFault: '{fault} on {node} at {time}',
   badHash:
     'The link’s saved lab state could not be read ({reason}), so the lab starts from the beginning of the scenario.',
@@ -111,7 +113,7 @@ const ja: LabStrings = {
   consoleLabel: 'コマンド',
   consolePlaceholder: 'kubectl get pods または ssh node-1 crictl ps',
   consoleHelp:
-    'kubectl のコマンド(kubectl get pods -o wide、kubectl describe node node-1、kubectl delete pod 名前)や、ssh 経由のノード上のコマンド(ssh node-1 crictl ps、ssh node-1 iptables-save -t nat)を入力できます。上下の矢印キーで以前のコマンドを呼び出せます。',
+    'kubectl のコマンド(kubectl get pods -o wide、kubectl describe node node-1、kubectl delete pod 名前)や、ssh 経由のノード上のコマンド(ssh node-1 crictl ps -a、ssh node-1 iptables-save -t nat、ssh control-plane ls /etc/kubernetes/manifests、ssh control-plane sudo systemctl status kubelet。cat と mv も使えます)を入力できます。上下の矢印キーで以前のコマンドを呼び出せます。',
   run: '実行',
   output: 'コンソールの出力',
   unknownCommand:
@@ -137,6 +139,8 @@ const ja: LabStrings = {
   announcePodCreatedUnscheduled: 'Pod {pod} が作成されました',
   announcePodStatus: 'Pod {pod} が {status} になりました',
   announceMore: 'ほか {n} 件の変化',
+  morePods: 'このノードにはほかに {n} 個の Pod があります（kubectl get pods ですべて表示できます）',
+  pendingPods: '{n} 個の Pod がノードへの割り当てを待っています（Pending。理由は kubectl describe pod で確認できます）',
   announceFault: '{time} に {node} で「{fault}」',
   badHash:
     'リンクに保存されたラボの状態を読み取れなかったため({reason})、シナリオの最初から始めます。',

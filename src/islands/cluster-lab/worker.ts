@@ -35,6 +35,9 @@ let sent = 0;
 
 const ANIMATED = new Set(['request', 'watch', 'call', 'fault', 'command']);
 const MAX_EVENTS = 60;
+const MAX_PODS_SHOWN = 40;
+/** ADVANCE_BUDGET_MS is the most wall time one playback request may take (see advance). */
+const ADVANCE_BUDGET_MS = 150;
 
 function build(time: number, acts: Action[]): void {
   run = restore(snapshot(scenarioInput as never, seed, time, acts));
@@ -65,14 +68,22 @@ function state(): ViewState {
       partitioned: agents?.partitioned ?? false,
     };
   });
-  const pods = api
-    .peekAll<Pod>('pods')
-    .map((p) => ({
-      name: p.metadata.name,
-      namespace: p.metadata.namespace ?? 'default',
-      node: p.spec.nodeName ?? '',
-      ...podStatus(p),
-    }));
+  // A learner may scale to thousands of Pods: the view carries at most MAX_PODS_SHOWN of them per
+  // node (kube-system's always) and counts the rest, so drawing stays cheap at any size.
+  const pods: ViewState['pods'] = [];
+  const hidden: Record<string, number> = {};
+  const shown = new Map<string, number>();
+  for (const p of api.peekAll<Pod>('pods')) {
+    const node = p.spec.nodeName ?? '';
+    const namespace = p.metadata.namespace ?? 'default';
+    const n = shown.get(node) ?? 0;
+    if (namespace !== 'kube-system' && n >= MAX_PODS_SHOWN) {
+      hidden[node] = (hidden[node] ?? 0) + 1;
+      continue;
+    }
+    if (namespace !== 'kube-system') shown.set(node, n + 1);
+    pods.push({ name: p.metadata.name, namespace, node, ...podStatus(p) });
+  }
   const slices = api.peekAll<EndpointSlice>('endpointslices');
   const services = api.peekAll<Service>('services').map((s) => ({
     name: s.metadata.name,
@@ -99,6 +110,7 @@ function state(): ViewState {
     until: run!.until,
     nodes,
     pods,
+    hiddenPods: hidden,
     services,
     components: [
       { name: 'kube-apiserver', up: !api.down },
@@ -113,9 +125,20 @@ function state(): ViewState {
 }
 
 /** advance plays the run forward to toMs (never past the scenario's end). */
-function advance(toMs: number): void {
-  const t = Math.min(Math.max(toMs, now()), run!.until);
-  run!.runUntil(t);
+/**
+ * advance plays on to toMs. With a budget (playback), it stops early, between two virtual
+ * instants, once that much wall time has gone: a learner who scales to thousands of Pods keeps
+ * the controls responsive, and playback simply catches up on the next frames. Where it stops
+ * changes nothing in the run: playing to t in pieces is the same as playing to t at once.
+ */
+function advance(toMs: number, budgetMs = Infinity): void {
+  const r = run!;
+  const t = Math.min(Math.max(toMs, now()), r.until);
+  const stopAt = performance.now() + budgetMs;
+  while (now() < t) {
+    r.runUntil(Math.max(now(), Math.min(r.cluster.sim.nextEventTime(), t)));
+    if (performance.now() > stopAt) break;
+  }
 }
 
 /** step advances to the time of the next trace entry: the next event that records something. */
@@ -152,7 +175,7 @@ function handle(req: Request): Response {
   if (!run) return { id: req.id, ok: false, error: 'not initialised' };
   switch (req.type) {
     case 'advance':
-      advance(req.toMs);
+      advance(req.toMs, ADVANCE_BUDGET_MS);
       return { id: req.id, ok: true, state: state() };
     case 'step':
       step();
@@ -166,8 +189,9 @@ function handle(req: Request): Response {
       return { id: req.id, ok: true, state: state(), result };
     }
     case 'exec': {
-      // Simplification: node commands only read, so they are not recorded as actions.
+      // Node commands are actions too: mv and systemctl change the node, so seeking replays them.
       const result = run.cluster.exec(req.node, req.line);
+      actions = [...actions, { at: now(), exec: req.line, node: req.node }];
       return { id: req.id, ok: true, state: state(), result };
     }
     case 'fault': {

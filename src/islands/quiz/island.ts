@@ -684,6 +684,29 @@ export function mount(root: HTMLElement): void {
     wrap.querySelector<HTMLElement>('h3')!.focus();
   }
 
+  // What-if and task answers are graded by a simulator run. While the learner pauses over an
+  // answer, the worker grades it ahead (the worker keeps the last few results), so that Check
+  // usually finds the result ready. Nothing is shown until Check.
+  if (q.kind === 'what-if' || q.kind === 'task') {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let latest = 0;
+    const speculate = async (): Promise<void> => {
+      if (!variant || final) return;
+      const a = answer();
+      const key = `${v}#${JSON.stringify(a)}`;
+      const mine = ++latest;
+      const res = await client().call({ type: 'speculate', qid: payload.id, v, answer: a });
+      // data-graded-ahead tells tests (and nothing else) that Check will find the result ready.
+      if (res.ok && mine === latest && key === `${v}#${JSON.stringify(answer())}`)
+        root.dataset.gradedAhead = 'true';
+    };
+    ui.form.addEventListener('input', () => {
+      root.dataset.gradedAhead = 'false';
+      clearTimeout(timer);
+      timer = setTimeout(() => void speculate(), q.kind === 'task' ? 400 : 150);
+    });
+  }
+
   ui.form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void submit();

@@ -24,6 +24,8 @@ export interface Payload {
 export type Request =
   | { id: number; type: 'prepare'; payload: Payload; v: number }
   | { id: number; type: 'grade'; qid: string; v: number; answer: Answer }
+  /** speculate grades a what-if or task answer ahead of Check and keeps the result for it. */
+  | { id: number; type: 'speculate'; qid: string; v: number; answer: Answer }
   | { id: number; type: 'solution'; qid: string; v: number }
   | { id: number; type: 'console'; qid: string; v: number; commands: string };
 
@@ -36,6 +38,8 @@ export interface GradeResult {
   seed: number;
   /** ms is the worker's own time for this request (key computation included if not cached). */
   ms: number;
+  /** ahead says the answer had been graded ahead of Check (speculate). */
+  ahead?: boolean;
 }
 
 /** Response is the worker's answer, or an error message. */

@@ -1,6 +1,10 @@
 // The quiz worker: one per page, shared by every question on it. It runs the simulator for the
 // learner's variant (computeKey), grades answers against it (grade) and picks the evidence for
 // wrong answers, so the main thread never runs a scenario. Keyed variants are cached.
+// What-if and task answers are graded by running the scenario again with the answer; the island
+// asks for that run ahead ("speculate") while the learner pauses over a finished answer, so that
+// Check usually finds the result ready. Grading is a pure function of question, variant and
+// answer, so a result graded ahead is exactly the one Check would compute.
 
 /// <reference lib="webworker" />
 import {
@@ -15,7 +19,7 @@ import {
 } from '../../quiz/grade.ts';
 import { evidence } from '../../quiz/evidence.ts';
 import type { Question } from '../../quiz/schema.ts';
-import { unseal, type Payload, type Request, type Response } from './protocol.ts';
+import { unseal, type GradeResult, type Payload, type Request, type Response } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -23,6 +27,9 @@ const questions = new Map<string, { q: Question; payload: Payload }>();
 /** keyed caches computed keys by question and variant; the oldest go first past CACHE_SIZE. */
 const keyed = new Map<string, Keyed>();
 const CACHE_SIZE = 64;
+/** ahead holds results graded before Check, by question, variant and answer. */
+const ahead = new Map<string, GradeResult>();
+const AHEAD_SIZE = 8;
 
 function question(qid: string): { q: Question; payload: Payload } {
   const entry = questions.get(qid);
@@ -53,6 +60,27 @@ function register(p: Payload): void {
   questions.set(p.id, { q, payload: p });
 }
 
+function aheadKey(qid: string, v: number, answer: unknown): string {
+  return `${qid}#${v}#${JSON.stringify(answer)}`;
+}
+
+/** gradeAnswer grades one answer and picks what "What the cluster did" shows. */
+function gradeAnswer(qid: string, v: number, answer: Parameters<typeof grade>[2]): GradeResult {
+  const start = performance.now();
+  const k = keyFor(qid, v);
+  const { q, payload } = question(qid);
+  const { run: answerRun, ...g } = grade(q, k, answer, payload.scenarioYaml);
+  // What-if answers always show their own run's moments (the point is to see them move);
+  // other kinds show the key run's moments after a wrong answer.
+  const facts =
+    q.kind === 'what-if' && answerRun
+      ? evidence(q, answerRun)
+      : !g.invalid && !g.correct && k.run
+        ? evidence(q, k.run)
+        : undefined;
+  return { grade: g, values: k.values, evidence: facts, seed: k.variant.seed, ms: performance.now() - start };
+}
+
 function handle(req: Request): Response {
   switch (req.type) {
     case 'prepare': {
@@ -62,28 +90,17 @@ function handle(req: Request): Response {
     }
     case 'grade': {
       const start = performance.now();
-      const k = keyFor(req.qid, req.v);
-      const { q, payload } = question(req.qid);
-      const { run: answerRun, ...g } = grade(q, k, req.answer, payload.scenarioYaml);
-      // What-if answers always show their own run's moments (the point is to see them move);
-      // other kinds show the key run's moments after a wrong answer.
-      const facts =
-        q.kind === 'what-if' && answerRun
-          ? evidence(q, answerRun)
-          : !g.invalid && !g.correct && k.run
-            ? evidence(q, k.run)
-            : undefined;
-      return {
-        id: req.id,
-        ok: true,
-        result: {
-          grade: g,
-          values: k.values,
-          evidence: facts,
-          seed: k.variant.seed,
-          ms: performance.now() - start,
-        },
-      };
+      const hit = ahead.get(aheadKey(req.qid, req.v, req.answer));
+      const result = hit ?? gradeAnswer(req.qid, req.v, req.answer);
+      return { id: req.id, ok: true, result: { ...result, ms: performance.now() - start, ahead: Boolean(hit) } };
+    }
+    case 'speculate': {
+      const k = aheadKey(req.qid, req.v, req.answer);
+      if (!ahead.has(k)) {
+        ahead.set(k, gradeAnswer(req.qid, req.v, req.answer));
+        if (ahead.size > AHEAD_SIZE) ahead.delete(ahead.keys().next().value!);
+      }
+      return { id: req.id, ok: true };
     }
     case 'solution': {
       const k = keyFor(req.qid, req.v);
