@@ -447,9 +447,11 @@ test('grading time in the browser over about 20 gradings', async ({ page }, test
   const cached: number[] = [];
   const runs: number[] = [];
   const workerMs: number[] = [];
+  const each: { id: string; ms: number; worker: number }[] = [];
   const check = async (r: Locator) => {
     const m = await checkTimed(r);
     workerMs.push(m.worker);
+    each.push({ id: (await r.getAttribute('data-question-id')) ?? '', ms: m.roundTrip, worker: m.worker });
     return m.roundTrip;
   };
   const wrongChoice = async (id: string, opts: string[], right: string) => {
@@ -547,6 +549,11 @@ test('grading time in the browser over about 20 gradings', async ({ page }, test
     `answer-run kinds (what-if, task), Check after a pause: ${stats(paused)}`,
     `all: ${stats(all)}`,
     `worker compute only, all: ${stats(workerMs)}`,
+    `slowest: ${[...each]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((x) => `${x.id} ${x.ms.toFixed(1)} ms (worker ${x.worker.toFixed(1)} ms)`)
+      .join(', ')}`,
   ];
   for (const line of report) {
     console.log(`quiz grading (submit → result, main thread round trip): ${line}`);

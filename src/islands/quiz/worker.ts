@@ -17,7 +17,7 @@ import {
   variantOf,
   type Keyed,
 } from '../../quiz/grade.ts';
-import { evidence } from '../../quiz/evidence.ts';
+import { evidence, type Fact } from '../../quiz/evidence.ts';
 import type { Question } from '../../quiz/schema.ts';
 import { unseal, type GradeResult, type Payload, type Request, type Response } from './protocol.ts';
 
@@ -27,6 +27,8 @@ const questions = new Map<string, { q: Question; payload: Payload }>();
 /** keyed caches computed keys by question and variant; the oldest go first past CACHE_SIZE. */
 const keyed = new Map<string, Keyed>();
 const CACHE_SIZE = 64;
+/** keyEvidence caches "What the cluster did" for a variant's own run (it does not depend on the answer). */
+const keyEvidence = new Map<string, Fact[] | undefined>();
 /** ahead holds results graded before Check, by question, variant and answer. */
 const ahead = new Map<string, GradeResult>();
 const AHEAD_SIZE = 8;
@@ -75,10 +77,21 @@ function gradeAnswer(qid: string, v: number, answer: Parameters<typeof grade>[2]
   const facts =
     q.kind === 'what-if' && answerRun
       ? evidence(q, answerRun)
-      : !g.invalid && !g.correct && k.run
-        ? evidence(q, k.run)
+      : !g.invalid && !g.correct
+        ? evidenceOf(qid, v)
         : undefined;
   return { grade: g, values: k.values, evidence: facts, seed: k.variant.seed, ms: performance.now() - start };
+}
+
+/** evidenceOf returns the key run's evidence for a variant, computed once. */
+function evidenceOf(qid: string, v: number): Fact[] | undefined {
+  const cacheKey = `${qid}#${v}`;
+  if (keyEvidence.has(cacheKey)) return keyEvidence.get(cacheKey);
+  const k = keyFor(qid, v);
+  const facts = k.run ? evidence(question(qid).q, k.run) : undefined;
+  keyEvidence.set(cacheKey, facts);
+  if (keyEvidence.size > CACHE_SIZE) keyEvidence.delete(keyEvidence.keys().next().value!);
+  return facts;
 }
 
 function handle(req: Request): Response {
@@ -86,6 +99,10 @@ function handle(req: Request): Response {
     case 'prepare': {
       register(req.payload);
       const k = keyFor(req.payload.id, req.v);
+      // A wrong answer shows the key run's evidence: work it out once the worker is idle, so that
+      // Check does not pay for it.
+      const { id } = req.payload;
+      if (req.payload.question.kind !== 'what-if') setTimeout(() => evidenceOf(id, req.v), 0);
       return { id: req.id, ok: true, variant: k.variant };
     }
     case 'grade': {
