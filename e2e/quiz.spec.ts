@@ -320,7 +320,7 @@ test('predict: the reveal sits next to the prediction; what-if checks; task cons
   await expect(w.locator('.quiz-checks li[data-passed="true"]')).toHaveCount(3);
 
   const t = await open(page, 'demo-task-pending');
-  const console = t.getByRole('textbox', { name: 'kubectl commands, one per line' });
+  const console = t.getByRole('textbox', { name: 'Commands, one per line (kubectl, or ssh NODE COMMAND)' });
   await console.fill('kubectl get pods\n<img src=x onerror=alert(1)>');
   await t.getByRole('button', { name: 'Run', exact: true }).click();
   const out = t.getByRole('log', { name: 'Output of your commands' });
@@ -530,7 +530,7 @@ test('grading time in the browser over about 20 gradings', async ({ page }, test
   };
   await answerRuns('demo-whatif-rollout', [params('1', '1'), params('2', '0'), params('1', '0')]);
   const commands = (c: string) => async (r: Locator) => {
-    await r.getByRole('textbox', { name: /kubectl commands/ }).fill(c);
+    await r.getByRole('textbox', { name: /^Commands, one per line/ }).fill(c);
   };
   await answerRuns('demo-task-pending', [
     commands('get pods'),

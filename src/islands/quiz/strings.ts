@@ -32,7 +32,7 @@ const en = {
   moved: '“{item}” is now number {n} of {total}.',
   matchChoose: 'Choose…',
   whatIfHelp: 'Whole numbers from {min} to {max}.',
-  taskLabel: 'kubectl commands, one per line',
+  taskLabel: 'Commands, one per line (kubectl, or ssh NODE COMMAND)',
   taskHelp:
     'Type commands, one per line: kubectl commands (with or without “kubectl”), or ssh NODE COMMAND to run a command on a node, such as ssh control-plane sudo crictl ps -a (ls, cat, mv, systemctl and crictl are there). Run shows their output at {start} s into the scenario; Check runs them and lets the cluster settle before grading.',
   run: 'Run',
@@ -117,7 +117,7 @@ const ja: QuizStrings = {
   moved: '「{item}」は {total} 個中 {n} 番目になりました。',
   matchChoose: '選んでください…',
   whatIfHelp: '{min} から {max} までの整数。',
-  taskLabel: 'kubectl コマンド(1 行に 1 つ)',
+  taskLabel: 'コマンド(1 行に 1 つ。kubectl、または ssh ノード名 コマンド)',
   taskHelp:
     'コマンドを 1 行に 1 つずつ入力してください。kubectl のコマンド(先頭の「kubectl」はあってもなくてもかまいません)のほか、ssh ノード名 コマンド の形でノード上のコマンドも実行できます(例: ssh control-plane sudo crictl ps -a。ls、cat、mv、systemctl、crictl が使えます)。「実行」はシナリオ開始 {start} 秒の時点での出力を表示し、「答え合わせ」はコマンドを実行してクラスターが落ち着いてから採点します。',
   run: '実行',
