@@ -102,6 +102,22 @@ function planNodes(config: ClusterConfig): NodePlan[] {
   return plan;
 }
 
+/**
+ * manifestTexts are the static Pod manifests of a control-plane node as file texts. They depend
+ * only on the node's name, so each cluster born with that name reuses the same texts (rendering
+ * YAML was a tenth of a cluster's birth).
+ */
+const manifestCache = new Map<string, { file: string; text: string }[]>();
+function manifestTexts(node: string): { file: string; text: string }[] {
+  let texts = manifestCache.get(node);
+  if (!texts) {
+    texts = boot.staticPodManifests(node).map((m) => ({ file: m.file, text: toYAML(m.pod) }));
+    if (manifestCache.size > 16) manifestCache.clear();
+    manifestCache.set(node, texts);
+  }
+  return texts;
+}
+
 /** Cluster is a running simulated cluster. */
 export class Cluster {
   readonly sim: Simulation;
@@ -221,7 +237,7 @@ export class Cluster {
     const fs = new NodeFilesystem();
     for (const dir of ['/root', '/tmp', boot.MANIFESTS_DIR]) fs.mkdir(dir, dir === '/tmp' ? 0o1777 : dir === '/root' ? 0o700 : 0o755, BIRTH_MS);
     if (index === 0)
-      for (const m of boot.staticPodManifests(p.name)) fs.writeFile(`${boot.MANIFESTS_DIR}/${m.file}`, toYAML(m.pod), 0o600, BIRTH_MS);
+      for (const m of manifestTexts(p.name)) fs.writeFile(`${boot.MANIFESTS_DIR}/${m.file}`, m.text, 0o600, BIRTH_MS);
     const kubelet = new Kubelet(this.sim, new Client(this.apiserver, `kubelet@${p.name}`), {
       nodeName: p.name,
       cpu: p.cpu,
