@@ -126,15 +126,7 @@ export class EventRecorder {
 
   // forget drops a correlator entry.
   private forget(e: SeenEvent): void {
-    const first = this.seen.get(e.uid)!;
-    if (first === e) {
-      if (e.same) this.seen.set(e.uid, e.same);
-      else this.seen.delete(e.uid);
-    } else {
-      let p = first;
-      while (p.same !== e) p = p.same!;
-      p.same = e.same;
-    }
+    unchain(this.seen, e);
     this.seenCount--;
   }
 
@@ -166,15 +158,7 @@ export class EventRecorder {
   // evict drops the spam filter's bucket b.
   private evict(b: SpamBucket): void {
     this.unlink(b);
-    const first = this.buckets.get(b.uid)!;
-    if (first === b) {
-      if (b.same) this.buckets.set(b.uid, b.same);
-      else this.buckets.delete(b.uid);
-    } else {
-      let p = first;
-      while (p.same !== b) p = p.same!;
-      p.same = b.same;
-    }
+    unchain(this.buckets, b);
     this.bucketCount--;
   }
 
@@ -215,4 +199,17 @@ function unixNanoHex(ms: number, bump: number): string {
     lo -= c * 16777216;
   }
   return hi.toString(16) + lo.toString(16).padStart(6, '0');
+}
+
+/** unchain removes e from the chain of entries that share its object UID in byUID. */
+function unchain<E extends { uid: string; same?: E }>(byUID: Map<string, E>, e: E): void {
+  const first = byUID.get(e.uid)!;
+  if (first === e) {
+    if (e.same) byUID.set(e.uid, e.same);
+    else byUID.delete(e.uid);
+    return;
+  }
+  let p = first;
+  while (p.same !== e) p = p.same!;
+  p.same = e.same;
 }
