@@ -38,8 +38,6 @@ export interface GradeResult {
   seed: number;
   /** ms is the worker's own time for this request (key computation included if not cached). */
   ms: number;
-  /** ahead says the answer had been graded ahead of Check (speculate). */
-  ahead?: boolean;
 }
 
 /** Response is the worker's answer, or an error message. */

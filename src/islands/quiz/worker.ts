@@ -33,6 +33,12 @@ const keyEvidence = new Map<string, Fact[] | undefined>();
 const ahead = new Map<string, GradeResult>();
 const AHEAD_SIZE = 8;
 
+/** remember caches a value; past size entries, the oldest goes first. */
+function remember<V>(cache: Map<string, V>, key: string, value: V, size: number): void {
+  cache.set(key, value);
+  if (cache.size > size) cache.delete(cache.keys().next().value!);
+}
+
 function question(qid: string): { q: Question; payload: Payload } {
   const entry = questions.get(qid);
   if (!entry) throw new Error(`unknown question ${qid}`);
@@ -46,8 +52,7 @@ function keyFor(qid: string, v: number): Keyed {
   if (hit) return hit;
   const { q, payload } = question(qid);
   const k = computeKey(q, payload.scenarioYaml, variantOf(q, v));
-  keyed.set(cacheKey, k);
-  if (keyed.size > CACHE_SIZE) keyed.delete(keyed.keys().next().value!);
+  remember(keyed, cacheKey, k, CACHE_SIZE);
   return k;
 }
 
@@ -89,8 +94,7 @@ function evidenceOf(qid: string, v: number): Fact[] | undefined {
   if (keyEvidence.has(cacheKey)) return keyEvidence.get(cacheKey);
   const k = keyFor(qid, v);
   const facts = k.run ? evidence(question(qid).q, k.run) : undefined;
-  keyEvidence.set(cacheKey, facts);
-  if (keyEvidence.size > CACHE_SIZE) keyEvidence.delete(keyEvidence.keys().next().value!);
+  remember(keyEvidence, cacheKey, facts, CACHE_SIZE);
   return facts;
 }
 
@@ -109,14 +113,11 @@ function handle(req: Request): Response {
       const start = performance.now();
       const hit = ahead.get(aheadKey(req.qid, req.v, req.answer));
       const result = hit ?? gradeAnswer(req.qid, req.v, req.answer);
-      return { id: req.id, ok: true, result: { ...result, ms: performance.now() - start, ahead: Boolean(hit) } };
+      return { id: req.id, ok: true, result: { ...result, ms: performance.now() - start } };
     }
     case 'speculate': {
       const k = aheadKey(req.qid, req.v, req.answer);
-      if (!ahead.has(k)) {
-        ahead.set(k, gradeAnswer(req.qid, req.v, req.answer));
-        if (ahead.size > AHEAD_SIZE) ahead.delete(ahead.keys().next().value!);
-      }
+      if (!ahead.has(k)) remember(ahead, k, gradeAnswer(req.qid, req.v, req.answer), AHEAD_SIZE);
       return { id: req.id, ok: true };
     }
     case 'solution': {
