@@ -165,21 +165,17 @@ export class KubeAPIServer {
   readonly jsonClients = new Set<string>(['kubectl']);
 
   /**
-   * decodeBody decodes a request body into its kind's Go type (decode.ts), as the create and patch
-   * handlers do before the registry sees it, and returns the object as decoded (nulls dropped).
-   * A body that does not decode is answered with 400 BadRequest. Components build typed objects
-   * and cannot send such a body, so only kubectl's bodies are decoded here (kubectl sends
-   * fieldValidation=Strict, which makes unknown fields errors too).
+   * checkPatchSource answers 400 BadRequest, as a patch request, when the manifest kubectl builds
+   * a patch from does not decode (decode.ts). create and patch decode jsonClients' bodies
+   * themselves; kubectl asks first because its three-way merge needs a manifest of the right
+   * shape, and the patched object would fail to decode with the same error.
    */
-  decodeBody<T extends Record<string, unknown>>(user: string, verb: 'create' | 'patch', resource: ResourceName, ns: string | undefined, name: string | undefined, body: T): T {
-    const d = decode(body);
-    if (d.error !== undefined) {
-      const message = d.error;
-      this.request(user, verb, resource, ns, name, () => {
-        throw newBadRequest(message);
+  checkPatchSource(user: string, resource: ResourceName, ns: string | undefined, name: string, manifest: Record<string, unknown>): void {
+    const { error } = decode(manifest);
+    if (error !== undefined)
+      this.request(user, 'patch', resource, ns, name, () => {
+        throw newBadRequest(error);
       });
-    }
-    return d.object as T;
   }
 
   // ---- object helpers ----
@@ -260,8 +256,10 @@ export class KubeAPIServer {
   create<T extends AnyObject>(user: string, resource: ResourceName, input: T, handOff = false): T {
     const r = this.info(resource);
     let out: T | undefined;
-    const obj = decoded(input, handOff);
+    let obj = decoded(input, handOff);
     this.request(user, 'create', resource, obj.metadata?.namespace, obj.metadata?.name || obj.metadata?.generateName, () => {
+      // A body that arrives as JSON is decoded into the Go type first (decode.ts).
+      if (this.jsonClients.has(user)) obj = decodeStrict(obj as unknown as Record<string, unknown>) as unknown as T;
       obj.apiVersion = apiVersionOf(r) as T['apiVersion'];
       obj.kind = r.kind as T['kind'];
       const m = (obj.metadata ??= {} as T['metadata']);

@@ -31,9 +31,9 @@ export class Client {
     return this.apiserver.list<T>(this.user, resource, opts);
   }
 
-  /** decodeBody has kube-apiserver decode a body strictly: the decoded object, or 400 BadRequest. */
-  decodeBody<T extends Record<string, unknown>>(verb: 'create' | 'patch', resource: ResourceName, namespace: string | undefined, name: string | undefined, body: T): T {
-    return this.apiserver.decodeBody(this.user, verb, resource, namespace, name, body);
+  /** checkPatchSource has kube-apiserver decode the manifest a patch is built from (400 if it does not). */
+  checkPatchSource(resource: ResourceName, namespace: string | undefined, name: string, manifest: Record<string, unknown>): void {
+    this.apiserver.checkPatchSource(this.user, resource, namespace, name, manifest);
   }
 
   /** update PUTs obj; handOff as for create. */

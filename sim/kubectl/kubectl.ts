@@ -92,14 +92,13 @@ export interface KubectlClient {
   ): AnyObject;
   /** evict POSTs to pods/eviction; when absent, drain deletes the Pod instead. */
   evict?(namespace: string, name: string, opts?: DeleteOptions): void;
-  /** decodeBody has kube-apiserver decode a manifest strictly: the decoded object, or 400. */
-  decodeBody<T extends Record<string, unknown>>(
-    verb: 'create' | 'patch',
+  /** checkPatchSource has kube-apiserver decode the manifest a patch is built from (400 if not). */
+  checkPatchSource(
     resource: ResourceName,
     namespace: string | undefined,
-    name: string | undefined,
-    body: T,
-  ): T;
+    name: string,
+    manifest: Record<string, unknown>,
+  ): void;
 }
 
 /** healthyComponentStatuses is what GET /api/v1/componentstatuses returns when all three answer. */
@@ -855,8 +854,7 @@ function runApply(
     try {
       if (cmd.verb === 'create') {
         try {
-          const body = r.client.decodeBody('create', res, ns, info.name, info.obj);
-          r.client.create(res, body as unknown as AnyObject);
+          r.client.create(res, info.obj as unknown as AnyObject);
         } catch (e) {
           throw withSource('creating', source, e);
         }
@@ -880,8 +878,7 @@ function runApply(
       }
       if (!current) {
         try {
-          const body = r.client.decodeBody('create', res, ns, info.name, annotated);
-          r.client.create(res, body as unknown as AnyObject);
+          r.client.create(res, annotated as unknown as AnyObject);
         } catch (e) {
           throw withSource('creating', source, e);
         }
@@ -891,7 +888,7 @@ function runApply(
       // The patched object is decoded strictly on the server; the manifest carries every field
       // the patch can add, so decoding it finds the same errors before a merge is attempted.
       try {
-        r.client.decodeBody('patch', res, ns, info.name, annotated);
+        r.client.checkPatchSource(res, ns, info.name, annotated);
       } catch (e) {
         throw withSource('patching', source, e);
       }
