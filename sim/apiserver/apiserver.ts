@@ -594,6 +594,10 @@ export class KubeAPIServer {
     const prev = ev.prevKv?.value as AnyObject | undefined;
     const type: WatchEventType = ev.type === 'DELETE' ? 'DELETED' : ev.prevKv ? 'MODIFIED' : 'ADDED';
     if (this.recordChanges) this.changes.push({ t: this.sim.now() / 1000, type, resource, object: type === 'DELETED' ? withDeleteRV(prev!, ev.kv.modRevision) : obj });
+    // Nothing to deliver when no stream watches the resource (kube-apiserver's watch cache has no
+    // watchers to dispatch to): no component watches Events, for one. Every stream starts at the
+    // revision current when it opens, so one opened before the delivery would skip this event anyway.
+    if (resource !== 'pods' && !this.watchers.get(resource)?.length) return;
     const revision = ev.kv.modRevision;
     this.sim.after(this.sim.settings.watchLatency, watchWhat[resource], () => this.deliver(resource, type, obj, prev, revision));
   }
