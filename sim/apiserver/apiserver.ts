@@ -51,7 +51,13 @@ export interface WatchStream {
   readonly user: string;
   readonly resource: ResourceName;
   readonly opts: ListOptions;
-  readonly handler: (type: WatchEventType, obj: AnyObject) => void;
+  /**
+   * handler receives each event; traced says whether kube-apiserver recorded the delivery (a
+   * shared informer records one delivery per controller reading it instead, see traceWatch).
+   */
+  readonly handler: (type: WatchEventType, obj: AnyObject, revision: number) => void;
+  /** traced is false for a shared informer's stream, which traces its deliveries itself. */
+  readonly traced: boolean;
   /** onClose is called when the stream breaks (the watcher became unreachable). */
   readonly onClose: () => void;
   /** since is the store revision the watch started from; older events are not delivered. */
@@ -545,8 +551,8 @@ export class KubeAPIServer {
   }
 
   /** watch opens a stream; events are delivered watchLatency after each commit. */
-  watch(user: string, resource: ResourceName, opts: ListOptions, handler: WatchStream['handler'], onClose: () => void): WatchStream {
-    const s: WatchStream = { id: ++this.watchId, user, resource, opts, handler, onClose, since: this.etcd.revision, closed: false };
+  watch(user: string, resource: ResourceName, opts: ListOptions, handler: WatchStream['handler'], onClose: () => void, traced = true): WatchStream {
+    const s: WatchStream = { id: ++this.watchId, user, resource, opts, handler, traced, onClose, since: this.etcd.revision, closed: false };
     this.request(user, 'watch', resource, opts.namespace, undefined, () => ({ code: 200 }));
     // A delivery in progress may see the new stream, but skips it: it starts after the event.
     const node = resource === 'pods' ? opts.fieldSelector?.['spec.nodeName'] : undefined;
@@ -633,21 +639,19 @@ export class KubeAPIServer {
       else if (now) t = 'ADDED';
       else if (before) t = 'DELETED';
       else continue;
-      const m = (t === 'DELETED' ? deleted : obj).metadata;
-      const seq = tracing && this.sim.record({
-        kind: 'watch',
-        from: APISERVER,
-        to: s.user,
-        type: t,
-        resource,
-        namespace: m.namespace,
-        name: m.name,
-        revision,
-      });
+      const o = t === 'DELETED' ? deleted : obj;
+      const seq = tracing && s.traced && this.traceWatch(s.user, t, resource, o, revision);
       this.sim.cause = seq || cause;
-      s.handler(t, t === 'DELETED' ? deleted : obj);
+      s.handler(t, o, revision);
       this.sim.cause = cause;
     }
+  }
+
+  /** traceWatch records the delivery of a watch event to a component; it returns the entry's seq (0 if not recorded). */
+  traceWatch(to: string, type: WatchEventType, resource: ResourceName, obj: AnyObject, revision: number): number {
+    if (!this.sim.records('watch')) return 0;
+    const m = obj.metadata;
+    return this.sim.record({ kind: 'watch', from: APISERVER, to, type, resource, namespace: m.namespace, name: m.name, revision });
   }
 }
 

@@ -61,8 +61,9 @@ export class Client {
     this.apiserver.bind(this.user, b);
   }
 
-  watch(resource: ResourceName, opts: ListOptions, handler: WatchStream['handler'], onClose: () => void): WatchStream {
-    return this.apiserver.watch(this.user, resource, opts, handler, onClose);
+  /** watch opens a stream; traced false leaves tracing its deliveries to the caller (shared informers). */
+  watch(resource: ResourceName, opts: ListOptions, handler: WatchStream['handler'], onClose: () => void, traced = true): WatchStream {
+    return this.apiserver.watch(this.user, resource, opts, handler, onClose, traced);
   }
 
   closeWatch(s: WatchStream): void {

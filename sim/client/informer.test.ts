@@ -4,7 +4,7 @@ import { KubeAPIServer } from '../apiserver/apiserver.ts';
 import { Simulation } from '../engine/simulation.ts';
 import { EtcdStore } from '../etcd/store.ts';
 import { Client } from './client.ts';
-import { Informer } from './informer.ts';
+import { Informer, SharedInformerFactory } from './informer.ts';
 
 function setup() {
   const sim = new Simulation({ seed: 1 });
@@ -67,3 +67,54 @@ describe('Informer', () => {
     expect(inf.byIndex('node', 'n1').map((p) => p.metadata.name)).toEqual(['a']);
   });
 });
+
+describe('SharedInformerFactory', () => {
+  it('gives every controller the same informer: one list and watch, each delivery traced to each reader', () => {
+    const { sim, api, pod } = setup();
+    const factory = new SharedInformerFactory(new Client(api, 'kube-controller-manager'));
+    const a = factory.informerFor<Pod>('pods', 'replicaset-controller');
+    const b = factory.informerFor<Pod>('pods', 'endpointslice-controller');
+    expect(a).toBe(b);
+    const causes: Record<string, number> = {};
+    a.addEventHandler({ onAdd: () => (causes.rs = sim.cause) }, 'replicaset-controller');
+    b.addEventHandler({ onAdd: () => (causes.es = sim.cause) }, 'endpointslice-controller');
+    a.start();
+    b.start(); // already started: no second list or watch
+    const calls = sim.trace.filter((e) => e.kind === 'request' && e.resource === 'pods');
+    expect(calls.map((e) => [e.from, e.kind === 'request' && e.verb])).toEqual([
+      ['kube-controller-manager', 'list'],
+      ['kube-controller-manager', 'watch'],
+    ]);
+    api.create('test', 'pods', pod('a'));
+    sim.runUntil(100);
+    const watches = sim.trace.filter((e) => e.kind === 'watch');
+    expect(watches.map((e) => e.to)).toEqual(['replicaset-controller', 'endpointslice-controller']);
+    // Each controller's handler runs caused by its own delivery; both deliveries have the write's cause.
+    expect([causes.rs, causes.es]).toEqual(watches.map((e) => e.seq));
+    expect(watches[0].cause).toBe(watches[1].cause);
+  });
+  it('refuses a second indexer under a taken name with another function, and keeps the same one', () => {
+    const { api } = setup();
+    const factory = new SharedInformerFactory(new Client(api, 'kube-controller-manager'));
+    const byNode = (p: Pod) => [p.spec.nodeName ?? ''];
+    const inf = factory.informerFor<Pod>('pods', 'x').addIndexer('node', byNode);
+    expect(() => inf.addIndexer('node', byNode)).not.toThrow();
+    expect(() => inf.addIndexer('node', (p) => [p.metadata.name])).toThrow(/indexer conflict: node on the shared pods informer/);
+  });
+  it('restart relists and tells only the restarting reader about every object again', () => {
+    const { sim, api, pod } = setup();
+    const factory = new SharedInformerFactory(new Client(api, 'kube-controller-manager'));
+    const inf = factory.informerFor<Pod>('pods', 'a');
+    factory.informerFor<Pod>('pods', 'b');
+    const seen: string[] = [];
+    inf.addEventHandler({ onAdd: (p) => seen.push(`a add ${p.metadata.name}`) }, 'a');
+    inf.addEventHandler({ onAdd: (p) => seen.push(`b add ${p.metadata.name}`) }, 'b');
+    api.create('test', 'pods', pod('p'));
+    inf.start();
+    sim.runUntil(100);
+    inf.restart('a');
+    expect(seen).toEqual(['a add p', 'b add p', 'a add p']);
+    expect(inf.hasSynced).toBe(true);
+  });
+});
+

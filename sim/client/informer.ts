@@ -3,8 +3,10 @@
 // calling event handlers for every change. When the watch breaks (the component lost its
 // connection), the reflector retries with back-off and relists, turning the difference between
 // its cache and the fresh list into add, update and delete notifications, as DeltaFIFO's Replace.
-// Simplification: each controller has its own informers (kube-controller-manager shares one
-// informer per resource across controllers), so the trace shows which controller watches what.
+// kube-controller-manager's controllers share one informer per resource (SharedInformerFactory,
+// staging/src/k8s.io/client-go/informers/factory.go): one list, one watch, one cache, and each
+// controller's event handlers. The trace still shows which controller reads what: a shared
+// informer records each watch event's delivery once per controller that asked for it.
 
 import type { Selector } from '../api/labels.ts';
 import type { AnyObject, ResourceName } from '../api/types.ts';
@@ -86,14 +88,34 @@ function unlink<T>(l: IndexLink<T>): void {
   l.prev = l.next = undefined;
 }
 
-/** Informer is one component's cached, watched view of one resource. */
+/** Registration is an event handler and the component it belongs to. */
+interface Registration<T> {
+  readonly owner: string;
+  readonly handler: EventHandler<T>;
+}
+
+const absent = Symbol('absent');
+
+// notify calls the handler method for an event: old is the cached object it replaced (an update)
+// or the deleted object.
+function notify<T>(h: EventHandler<T>, type: 'ADDED' | 'MODIFIED' | 'DELETED', old: T | undefined, obj: T): void {
+  if (type === 'DELETED') h.onDelete?.(obj);
+  else if (old !== undefined) h.onUpdate?.(old, obj);
+  else h.onAdd?.(obj);
+}
+
+/** Informer is a component's cached, watched view of one resource (shared: several components'). */
 export class Informer<T extends AnyObject> implements Lister<T> {
   readonly resource: ResourceName;
   private readonly client: Client;
   private readonly opts: ListOptions;
+  /** shared informers trace deliveries per reader (readers) instead of per stream. */
+  private readonly shared: boolean;
+  /** readers are the components that asked for a shared informer, in the order they asked. */
+  private readonly readers: string[] = [];
   private readonly cache = new Map<string, CacheEntry<T>>();
-  private readonly handlers: EventHandler<T>[] = [];
-  private readonly indexers: { fn: IndexFunc<T>; index: Map<string, Bucket<T>> }[] = [];
+  private readonly handlers: Registration<T>[] = [];
+  private readonly indexers: { name: string; fn: IndexFunc<T>; index: Map<string, Bucket<T>> }[] = [];
   private readonly indices = new Map<string, Map<string, Bucket<T>>>();
   private stream: WatchStream | undefined;
   private retry: TimerHandle | undefined;
@@ -102,31 +124,70 @@ export class Informer<T extends AnyObject> implements Lister<T> {
   /** hasSynced turns true after the first successful list. */
   hasSynced = false;
 
-  constructor(client: Client, resource: ResourceName, opts: ListOptions = {}) {
+  constructor(client: Client, resource: ResourceName, opts: ListOptions = {}, shared = false) {
     this.client = client;
     this.resource = resource;
     this.opts = opts;
+    this.shared = shared;
   }
 
-  addEventHandler(h: EventHandler<T>): this {
-    this.handlers.push(h);
+  /** addReader notes a component reading a shared informer (its deliveries are traced to it). */
+  addReader(owner: string): this {
+    if (!this.readers.includes(owner)) this.readers.push(owner);
     return this;
   }
 
-  /** addIndexer maintains an index (for example pods by spec.nodeName); call it before start. */
+  /** addEventHandler registers h for owner (by default the informer's own client). */
+  addEventHandler(h: EventHandler<T>, owner = this.client.user): this {
+    this.handlers.push({ owner, handler: h });
+    if (this.shared) this.addReader(owner);
+    return this;
+  }
+
+  /**
+   * addIndexer maintains an index (for example pods by spec.nodeName); call it before start.
+   * A shared informer's indexers belong to every reader: adding one again with the same function
+   * keeps it, and a different function under a taken name is a conflict (as client-go's
+   * AddIndexers reports).
+   */
   addIndexer(name: string, fn: IndexFunc<T>): this {
+    const i = this.indexers.findIndex((x) => x.name === name);
+    if (i >= 0 && this.indexers[i].fn === fn) return this;
+    if (i >= 0 && this.shared) throw new Error(`indexer conflict: ${name} on the shared ${this.resource} informer`);
     const index = new Map<string, Bucket<T>>();
-    const i = this.indexers.findIndex((x) => x.index === this.indices.get(name));
-    if (i >= 0) this.indexers[i] = { fn, index };
-    else this.indexers.push({ fn, index });
+    if (i >= 0) this.indexers[i] = { name, fn, index };
+    else this.indexers.push({ name, fn, index });
     this.indices.set(name, index);
     return this;
   }
 
-  /** start lists and watches; on failure it retries with back-off. */
+  /** start lists and watches; on failure it retries with back-off. Starting a started shared informer does nothing. */
   start(): void {
+    if (this.shared && !this.stopped) return;
     this.stopped = false;
     this.listAndWatch();
+  }
+
+  /**
+   * restart is a reader starting afresh (kube-controller-manager restarting after losing its
+   * leader lease): a new list and watch, and the reader's handlers hear of every object again, in
+   * list order. An unshared informer forgets its cache first; a shared one turns the fresh list
+   * into notifications for every reader (as a relist does), then adds everything for owner.
+   */
+  restart(owner: string): void {
+    if (!this.shared) {
+      this.stop();
+      this.start();
+      return;
+    }
+    this.retry?.cancel();
+    this.retry = undefined;
+    if (this.stream) this.client.closeWatch(this.stream);
+    this.stream = undefined;
+    this.hasSynced = false;
+    const items = this.listAndWatch();
+    if (!items) return;
+    for (const o of items) for (const r of this.handlers) if (r.owner === owner) r.handler.onAdd?.(o);
   }
 
   /** stop closes the watch and forgets the cache, as when a process exits. */
@@ -140,26 +201,34 @@ export class Informer<T extends AnyObject> implements Lister<T> {
     this.hasSynced = false;
   }
 
-  private listAndWatch(): void {
-    if (this.stopped) return;
+  // listAndWatch returns the list it got (undefined when it has to retry).
+  private listAndWatch(): T[] | undefined {
+    if (this.stopped) return undefined;
     const sim = this.client.apiserver.sim;
     if (!this.client.reachable()) {
       this.retry = sim.after(this.backoff, `${this.client.user}: relist ${this.resource}`, () => this.listAndWatch());
       this.backoff = Math.min(this.backoff * 2, 30_000);
-      return;
+      return undefined;
     }
     let items: T[];
     try {
       items = this.client.list<T>(this.resource, this.opts).items;
-      this.stream = this.client.watch(this.resource, this.opts, (type, obj) => this.onEvent(type, obj as T), () => this.onWatchClosed());
+      this.stream = this.client.watch(
+        this.resource,
+        this.opts,
+        this.shared ? (type, obj, revision) => this.onSharedEvent(type, obj as T, revision) : (type, obj) => this.onEvent(type, obj as T),
+        () => this.onWatchClosed(),
+        !this.shared,
+      );
     } catch {
       this.retry = sim.after(this.backoff, `${this.client.user}: relist ${this.resource}`, () => this.listAndWatch());
       this.backoff = Math.min(this.backoff * 2, 30_000);
-      return;
+      return undefined;
     }
     this.backoff = 800;
     this.replace(items);
     this.hasSynced = true;
+    return items;
   }
 
   private onWatchClosed(): void {
@@ -183,27 +252,50 @@ export class Informer<T extends AnyObject> implements Lister<T> {
   }
 
   private onEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: T): void {
+    const old = this.store(type, obj);
+    if (old === absent) return;
+    for (const r of this.handlers) notify(r.handler, type, old, obj);
+  }
+
+  // onSharedEvent is a shared informer's watch event: the cache changes once, then each reader
+  // in turn has the delivery traced to it and its handlers run, caused by that delivery (as when
+  // every controller had its own stream).
+  private onSharedEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: T, revision: number): void {
+    const old = this.store(type, obj);
+    if (old === absent) return;
+    const api = this.client.apiserver;
+    const cause = api.sim.cause;
+    for (const reader of this.readers) {
+      api.sim.cause = cause;
+      const seq = api.traceWatch(reader, type, this.resource, obj, revision);
+      api.sim.cause = seq || cause;
+      for (const r of this.handlers) if (r.owner === reader) notify(r.handler, type, old, obj);
+    }
+    api.sim.cause = cause;
+  }
+
+  // store applies an event to the cache and returns the object it replaced (undefined for an
+  // add), or absent when a deletion finds nothing to delete.
+  private store(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: T): T | undefined | typeof absent {
     const k = watchedKey(obj);
     const e = this.cache.get(k);
     if (type === 'DELETED') {
-      if (!e) return;
+      if (!e) return absent;
       this.cache.delete(k);
       this.unindex(e);
-      for (const h of this.handlers) h.onDelete?.(obj);
-      return;
+      return e.obj;
     }
     if (e) {
       // An update changes the entry in place: the cache keeps its order, and no key is hashed again.
       const old = e.obj;
       e.obj = obj;
       if (this.indexers.length) this.index(e);
-      for (const h of this.handlers) h.onUpdate?.(old, obj);
-      return;
+      return old;
     }
     const added: CacheEntry<T> = { obj, links: undefined };
     this.cache.set(k, added);
     if (this.indexers.length) this.index(added);
-    for (const h of this.handlers) h.onAdd?.(obj);
+    return undefined;
   }
 
   // index files the entry under its object's index values. Whatever it was filed under before is
@@ -276,5 +368,30 @@ export class Informer<T extends AnyObject> implements Lister<T> {
 
   get size(): number {
     return this.cache.size;
+  }
+}
+
+/**
+ * SharedInformerFactory hands every controller of one process the same informer per resource
+ * (client-go informers/factory.go; kube-controller-manager builds one and passes it to each
+ * controller). Its informers list and watch all namespaces with the factory's client; a
+ * controller asks for one with its own name, which is what the trace shows the deliveries to.
+ */
+export class SharedInformerFactory {
+  private readonly client: Client;
+  private readonly informers = new Map<ResourceName, Informer<AnyObject>>();
+
+  constructor(client: Client) {
+    this.client = client;
+  }
+
+  /** informerFor returns the shared informer of resource, noting reader as one of its readers. */
+  informerFor<T extends AnyObject>(resource: ResourceName, reader: string): Informer<T> {
+    let inf = this.informers.get(resource);
+    if (!inf) {
+      inf = new Informer<AnyObject>(this.client, resource, {}, true);
+      this.informers.set(resource, inf);
+    }
+    return (inf as unknown as Informer<T>).addReader(reader);
   }
 }

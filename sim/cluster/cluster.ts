@@ -9,6 +9,7 @@
 import type { DaemonSet, Node } from '../api/types.ts';
 import { KubeAPIServer } from '../apiserver/apiserver.ts';
 import { Client } from '../client/client.ts';
+import { SharedInformerFactory } from '../client/informer.ts';
 import { DeploymentController } from '../controllers/deployment/deployment-controller.ts';
 import { EndpointSliceController } from '../controllers/endpointslice/endpointslice-controller.ts';
 import { GarbageCollector } from '../controllers/garbagecollector/garbage-collector.ts';
@@ -145,13 +146,15 @@ export class Cluster {
 
     this.bootstrapObjects();
     this.scheduler = new Scheduler(this.sim, client(Scheduler.NAME));
+    // kube-controller-manager's controllers share its informers (one list and watch per resource).
+    const informers = new SharedInformerFactory(client('kube-controller-manager'));
     this.controllers = [
-      new DeploymentController(this.sim, client(DeploymentController.NAME)),
-      new ReplicaSetController(this.sim, client(ReplicaSetController.NAME)),
-      new NodeLifecycleController(this.sim, client(NodeLifecycleController.NAME)),
-      new TaintEvictionController(this.sim, client(TaintEvictionController.NAME)),
-      new EndpointSliceController(this.sim, client(EndpointSliceController.NAME)),
-      new GarbageCollector(this.sim, client(GarbageCollector.NAME)),
+      new DeploymentController(this.sim, client(DeploymentController.NAME), informers),
+      new ReplicaSetController(this.sim, client(ReplicaSetController.NAME), informers),
+      new NodeLifecycleController(this.sim, client(NodeLifecycleController.NAME), {}, informers),
+      new TaintEvictionController(this.sim, client(TaintEvictionController.NAME), informers),
+      new EndpointSliceController(this.sim, client(EndpointSliceController.NAME), informers),
+      new GarbageCollector(this.sim, client(GarbageCollector.NAME), informers),
     ];
     for (const c of this.controllers) c.start();
     this.scheduler.start();

@@ -20,6 +20,17 @@ export const PodDeletionCost = 'controller.kubernetes.io/pod-deletion-cost';
 const podPhaseToOrdinal: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 
 /** filterActivePods mirrors controller.FilterActivePods: not Succeeded, Failed or being deleted. */
+/** PodNodeNameKeyIndex names the Pod index by spec.nodeName (pkg/controller/controller_utils.go). */
+export const PodNodeNameKeyIndex = 'spec.nodeName';
+
+/**
+ * podNodeNameIndexFunc indexes a bound Pod by its node. The node lifecycle and taint eviction
+ * controllers both add it to the shared Pod informer (AddPodNodeNameIndexer adds it once).
+ */
+export function podNodeNameIndexFunc(p: Pod): string[] {
+  return p.spec?.nodeName ? [p.spec.nodeName] : [];
+}
+
 export function filterActivePods(pods: readonly Pod[]): Pod[] {
   return pods.filter(isPodActive);
 }

@@ -49,6 +49,14 @@ export const COMPONENTS: Record<string, ComponentInfo> = {
       ja: 'Pod を動かせるノードに絞り込み（Filter）、点数を付け（Score）、いちばん良いノードに Pod を割り当てる（バインド）',
     },
   },
+  'kube-controller-manager': {
+    group: 'control-plane',
+    where: { en: 'control plane (static Pod)', ja: 'コントロールプレーン（static Pod）' },
+    decides: {
+      en: 'nothing itself: it runs the controllers below and lists and watches for them, one shared informer per resource',
+      ja: '自分では何も判断しない。下に並ぶコントローラーを動かし、リソースごとに 1 つの共有インフォーマーでそれらの代わりに list と watch をする',
+    },
+  },
   'deployment-controller': {
     group: 'control-plane',
     where: {

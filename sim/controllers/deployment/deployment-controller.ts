@@ -18,7 +18,7 @@ import type {
 import { isAlreadyExists, isNotFound, newNotFound, StatusError } from '../../apiserver/errors.ts';
 import type { Client } from '../../client/client.ts';
 import { EventRecorder } from '../../client/events.ts';
-import { Informer } from '../../client/informer.ts';
+import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
 import { metaNamespaceKey } from '../../client/keys.ts';
 import { RateLimitingQueue } from '../../client/workqueue.ts';
 import { parseTime } from '../../engine/clock.ts';
@@ -37,6 +37,7 @@ import {
 } from '../controller-utils.ts';
 import {
   controllerUIDIndex,
+  controllerUIDOrOrphanIndex,
   controllerUIDIndexFunc,
   controllerUIDOrOrphanIndexFunc,
   orphanIndexKey,
@@ -113,29 +114,29 @@ export class DeploymentController {
   /** podsByOwner counts the Pods per controller UID, for deletePod's "no Pods left" check. */
   private readonly podsByOwner = new Map<string, number>();
 
-  constructor(sim: Simulation, client: Client) {
+  constructor(sim: Simulation, client: Client, informers = new SharedInformerFactory(client)) {
     this.sim = sim;
     this.client = client;
     this.recorder = new EventRecorder(client, DeploymentController.NAME);
     this.queue = this.newQueue();
 
-    this.dInformer = new Informer<Deployment>(client, 'deployments');
+    this.dInformer = informers.informerFor<Deployment>('deployments', DeploymentController.NAME);
     this.dInformer.addEventHandler({
       onAdd: (d) => this.enqueueDeployment(d),
       onUpdate: (_old, cur) => this.enqueueDeployment(cur),
       // The sync finds the Deployment gone and does nothing.
       onDelete: (d) => this.enqueueDeployment(d),
-    });
+    }, DeploymentController.NAME);
 
-    this.rsInformer = new Informer<ReplicaSet>(client, 'replicasets');
-    this.rsInformer.addIndexer(controllerUIDIndex, controllerUIDOrOrphanIndexFunc);
+    this.rsInformer = informers.informerFor<ReplicaSet>('replicasets', DeploymentController.NAME);
+    this.rsInformer.addIndexer(controllerUIDOrOrphanIndex, controllerUIDOrOrphanIndexFunc);
     this.rsInformer.addEventHandler({
       onAdd: (rs) => this.addReplicaSet(rs),
       onUpdate: (oldRS, curRS) => this.updateReplicaSet(oldRS, curRS),
       onDelete: (rs) => this.deleteReplicaSet(rs),
-    });
+    }, DeploymentController.NAME);
 
-    this.podInformer = new Informer<Pod>(client, 'pods');
+    this.podInformer = informers.informerFor<Pod>('pods', DeploymentController.NAME);
     this.podInformer.addIndexer(controllerUIDIndex, controllerUIDIndexFunc);
     this.podInformer.addEventHandler({
       onAdd: (pod) => this.countPod(pod, 1),
@@ -147,7 +148,7 @@ export class DeploymentController {
         this.countPod(pod, -1);
         this.deletePod(pod);
       },
-    });
+    }, DeploymentController.NAME);
   }
 
   private newQueue(): RateLimitingQueue {
@@ -257,7 +258,7 @@ export class DeploymentController {
     // Simplification: upstream lists the ReplicaSets through the API and the Pods by selector
     // here; we count the cached Pods of the Deployment's ReplicaSets by owner.
     let numPods = 0;
-    for (const rs of this.rsInformer.byIndex(controllerUIDIndex, d.metadata.uid)) {
+    for (const rs of this.rsInformer.byIndex(controllerUIDOrOrphanIndex, d.metadata.uid)) {
       numPods += this.podsByOwner.get(rs.metadata.uid) ?? 0;
     }
     if (numPods === 0) this.enqueueDeployment(d);
@@ -368,8 +369,8 @@ export class DeploymentController {
       },
     };
     const candidates = [
-      ...this.rsInformer.byIndex(controllerUIDIndex, d.metadata.uid),
-      ...this.rsInformer.byIndex(controllerUIDIndex, orphanIndexKey(ns)),
+      ...this.rsInformer.byIndex(controllerUIDOrOrphanIndex, d.metadata.uid),
+      ...this.rsInformer.byIndex(controllerUIDOrOrphanIndex, orphanIndexKey(ns)),
     ];
     return candidates.filter((rs) => rs.metadata.namespace === ns && claimObject(d, rs, actions));
   }

@@ -21,7 +21,7 @@ import type {
 import { isNotFound, StatusError } from '../../apiserver/errors.ts';
 import type { Client } from '../../client/client.ts';
 import { EventRecorder } from '../../client/events.ts';
-import { Informer } from '../../client/informer.ts';
+import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
 import { metaNamespaceKey, splitMetaNamespaceKey } from '../../client/keys.ts';
 import { RateLimitingQueue } from '../../client/workqueue.ts';
 import { formatTime, parseTime } from '../../engine/clock.ts';
@@ -401,7 +401,7 @@ export class EndpointSliceController {
   private readonly queue: RateLimitingQueue;
   private readonly maxEndpointsPerSlice: number;
 
-  constructor(sim: Simulation, client: Client) {
+  constructor(sim: Simulation, client: Client, informers = new SharedInformerFactory(client)) {
     this.sim = sim;
     this.client = client;
     this.maxEndpointsPerSlice = sim.settings.maxEndpointsPerSlice;
@@ -415,7 +415,7 @@ export class EndpointSliceController {
 
     // Services are indexed by their selector's key=value pairs, so that the Services of a Pod are
     // found from its labels without scanning the namespace.
-    this.services = new Informer<Service>(client, 'services').addIndexer(
+    this.services = informers.informerFor<Service>('services', EndpointSliceController.NAME).addIndexer(
       servicesBySelectorIndex,
       (s) => {
         const sel = serviceSelector(s);
@@ -423,14 +423,14 @@ export class EndpointSliceController {
       },
     );
     // Every Pod change runs this: a plain loop, without Object.entries' pair arrays.
-    this.pods = new Informer<Pod>(client, 'pods').addIndexer(podsByLabelIndex, (p) => {
+    this.pods = informers.informerFor<Pod>('pods', EndpointSliceController.NAME).addIndexer(podsByLabelIndex, (p) => {
       const out: string[] = [];
       const labels = p.metadata.labels;
       for (const k in labels) out.push(`${p.metadata.namespace}/${k}=${labels[k]}`);
       return out;
     });
-    this.nodes = new Informer<Node>(client, 'nodes');
-    this.endpointSlices = new Informer<EndpointSlice>(client, 'endpointslices').addIndexer(
+    this.nodes = informers.informerFor<Node>('nodes', EndpointSliceController.NAME);
+    this.endpointSlices = informers.informerFor<EndpointSlice>('endpointslices', EndpointSliceController.NAME).addIndexer(
       slicesByServiceIndex,
       (s) =>
         s.metadata.labels?.[LabelManagedBy] === controllerQualifiedName &&
@@ -443,17 +443,17 @@ export class EndpointSliceController {
       onAdd: (s) => this.queue.add(metaNamespaceKey(s)),
       onUpdate: (_o, s) => this.queue.add(metaNamespaceKey(s)),
       onDelete: (s) => this.queue.add(metaNamespaceKey(s)),
-    });
+    }, EndpointSliceController.NAME);
     this.pods.addEventHandler({
       onAdd: (p) => this.addPod(p),
       onUpdate: (o, p) => this.updatePod(o, p),
       onDelete: (p) => this.addPod(p),
-    });
+    }, EndpointSliceController.NAME);
     this.endpointSlices.addEventHandler({
       onAdd: (s) => this.onEndpointSliceAdd(s),
       onUpdate: (o, s) => this.onEndpointSliceUpdate(o, s),
       onDelete: (s) => this.onEndpointSliceDelete(s),
-    });
+    }, EndpointSliceController.NAME);
   }
 
   start(): void {

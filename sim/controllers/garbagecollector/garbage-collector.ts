@@ -10,7 +10,7 @@ import type { AnyObject, OwnerReference, ResourceName } from '../../api/types.ts
 import { isNotFound, StatusError } from '../../apiserver/errors.ts';
 import { apiVersionOf, resourceForKind, resources } from '../../apiserver/registry.ts';
 import type { Client } from '../../client/client.ts';
-import { Informer } from '../../client/informer.ts';
+import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
 import { RateLimitingQueue } from '../../client/workqueue.ts';
 import type { Simulation } from '../../engine/simulation.ts';
 
@@ -84,7 +84,7 @@ export class GarbageCollector {
   /** absentOwnerCache remembers owners found missing (LRU, as upstream's ReferenceCache). */
   private readonly absentOwnerCache = new Map<string, true>();
 
-  constructor(sim: Simulation, client: Client) {
+  constructor(sim: Simulation, client: Client, informers = new SharedInformerFactory(client)) {
     this.sim = sim;
     this.client = client;
     this.attemptToDelete = new RateLimitingQueue(
@@ -93,14 +93,14 @@ export class GarbageCollector {
       (key) => this.processAttemptToDeleteWorker(key),
     );
     for (const resource of gcResources) {
-      const inf = new Informer<AnyObject>(client, resource).addIndexer(ownerUIDIndex, (o) =>
+      const inf = informers.informerFor<AnyObject>(resource, GarbageCollector.NAME).addIndexer(ownerUIDIndex, (o) =>
         (o.metadata.ownerReferences ?? []).map((r) => r.uid),
       );
       inf.addEventHandler({
         onAdd: (o) => this.onAdd(resource, o),
         onUpdate: (old, o) => this.onUpdate(resource, old, o),
         onDelete: (o) => this.onDelete(resource, o),
-      });
+      }, GarbageCollector.NAME);
       this.informers.set(resource, inf);
     }
   }

@@ -20,7 +20,8 @@ import type {
 import { isNotFound, StatusError } from '../../apiserver/errors.ts';
 import type { Client } from '../../client/client.ts';
 import { EventRecorder } from '../../client/events.ts';
-import { Informer } from '../../client/informer.ts';
+import { PodNodeNameKeyIndex, podNodeNameIndexFunc } from '../controller-utils.ts';
+import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
 import { metaNamespaceKey, splitMetaNamespaceKey } from '../../client/keys.ts';
 import { RateLimitingQueue } from '../../client/workqueue.ts';
 import { formatTime, parseTime } from '../../engine/clock.ts';
@@ -77,7 +78,7 @@ export type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisrup
 /** NodeHealthUpdateRetry is how often monitorNodeHealth retries a failed status update. */
 const NodeHealthUpdateRetry = 5;
 /** nodeNameKeyIndex is the pod indexer upstream adds. */
-export const nodeNameKeyIndex = 'spec.nodeName';
+export const nodeNameKeyIndex = PodNodeNameKeyIndex;
 /** labelNodeDisruptionExclusion excludes a node from the zone disruption computation. */
 const labelNodeDisruptionExclusion = 'node.kubernetes.io/exclude-disruption';
 /** NamespaceNodeLease holds the kubelets' Leases. */
@@ -206,7 +207,7 @@ export class NodeLifecycleController {
   /** leaderLost is set while kube-apiserver or etcd cannot be reached (see monitorTick). */
   private leaderLost = false;
 
-  constructor(sim: Simulation, client: Client, opts: NodeLifecycleOptions = {}) {
+  constructor(sim: Simulation, client: Client, opts: NodeLifecycleOptions = {}, informers = new SharedInformerFactory(client)) {
     this.sim = sim;
     this.client = client;
     // Upstream's recorder reports as component "node-controller".
@@ -219,11 +220,9 @@ export class NodeLifecycleController {
     this.largeClusterThreshold = opts.largeClusterThreshold ?? 50;
     this.unhealthyZoneThreshold = opts.unhealthyZoneThreshold ?? 0.55;
 
-    this.nodes = new Informer<Node>(client, 'nodes');
-    this.leases = new Informer<Lease>(client, 'leases', { namespace: NamespaceNodeLease });
-    this.pods = new Informer<Pod>(client, 'pods').addIndexer(nodeNameKeyIndex, (p) =>
-      p.spec?.nodeName ? [p.spec.nodeName] : [],
-    );
+    this.nodes = informers.informerFor<Node>('nodes', NodeLifecycleController.NAME);
+    this.leases = informers.informerFor<Lease>('leases', NodeLifecycleController.NAME);
+    this.pods = informers.informerFor<Pod>('pods', NodeLifecycleController.NAME).addIndexer(nodeNameKeyIndex, podNodeNameIndexFunc);
 
     // Simplification: upstream's node_lifecycle_controller queue is a plain workqueue whose
     // failures are only logged; here a failed NoSchedule pass is retried with back-off.
@@ -241,12 +240,12 @@ export class NodeLifecycleController {
     this.pods.addEventHandler({
       onAdd: (pod) => this.podUpdated(undefined, pod),
       onUpdate: (old, cur) => this.podUpdated(old, cur),
-    });
+    }, NodeLifecycleController.NAME);
     this.nodes.addEventHandler({
       onAdd: (node) => this.nodeUpdateQueue.add(node.metadata.name),
       onUpdate: (_old, cur) => this.nodeUpdateQueue.add(cur.metadata.name),
       onDelete: (node) => this.nodesToRetry.delete(node.metadata.name),
-    });
+    }, NodeLifecycleController.NAME);
   }
 
   start(): void {
@@ -321,10 +320,7 @@ export class NodeLifecycleController {
     this.nodesToRetry.clear();
     this.taintingTimer?.handle.cancel();
     this.taintingTimer = undefined;
-    for (const inf of [this.leases, this.nodes, this.pods]) {
-      inf.stop();
-      inf.start();
-    }
+    for (const inf of [this.leases, this.nodes, this.pods]) inf.restart(NodeLifecycleController.NAME);
   }
 
   private beginPass(): void {

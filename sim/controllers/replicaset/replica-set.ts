@@ -24,7 +24,7 @@ import type {
 import { isNotFound, StatusError } from '../../apiserver/errors.ts';
 import type { Client } from '../../client/client.ts';
 import { EventRecorder } from '../../client/events.ts';
-import { Informer } from '../../client/informer.ts';
+import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
 import { metaNamespaceKey } from '../../client/keys.ts';
 import { RateLimitingQueue } from '../../client/workqueue.ts';
 import { formatTime } from '../../engine/clock.ts';
@@ -52,6 +52,8 @@ const statusUpdateRetries = 1;
 
 /** controllerUIDIndex names the informer index of objects by their controller's UID. */
 export const controllerUIDIndex = 'controllerUID';
+/** controllerUIDOrOrphanIndex names the index of controllerUIDOrOrphanIndexFunc. */
+export const controllerUIDOrOrphanIndex = 'controllerUIDOrOrphan';
 
 /**
  * OrphanIndexKey prefixes the index key of objects without a controller (upstream's
@@ -181,7 +183,7 @@ export class ReplicaSetController {
   /** owned holds the Pod counts per ReplicaSet UID (see OwnedPods). */
   private readonly owned = new Map<string, OwnedPods>();
 
-  constructor(sim: Simulation, client: Client) {
+  constructor(sim: Simulation, client: Client, informers = new SharedInformerFactory(client)) {
     this.sim = sim;
     this.client = client;
     this.burstReplicas = sim.settings.burstReplicas ?? BurstReplicas;
@@ -189,16 +191,16 @@ export class ReplicaSetController {
     this.expectations = new UIDTrackingControllerExpectations(() => sim.now());
     this.queue = this.newQueue();
 
-    this.rsInformer = new Informer<ReplicaSet>(client, 'replicasets');
+    this.rsInformer = informers.informerFor<ReplicaSet>('replicasets', ReplicaSetController.NAME);
     this.rsInformer.addIndexer(controllerUIDIndex, controllerUIDIndexFunc);
     this.rsInformer.addEventHandler({
       onAdd: (rs) => this.addRS(rs),
       onUpdate: (oldRS, curRS) => this.updateRS(oldRS, curRS),
       onDelete: (rs) => this.deleteRS(rs),
-    });
+    }, ReplicaSetController.NAME);
 
-    this.podInformer = new Informer<Pod>(client, 'pods');
-    this.podInformer.addIndexer(controllerUIDIndex, controllerUIDOrOrphanIndexFunc);
+    this.podInformer = informers.informerFor<Pod>('pods', ReplicaSetController.NAME);
+    this.podInformer.addIndexer(controllerUIDOrOrphanIndex, controllerUIDOrOrphanIndexFunc);
     this.podInformer.addEventHandler({
       onAdd: (pod) => {
         this.observePod(undefined, pod);
@@ -212,7 +214,7 @@ export class ReplicaSetController {
         this.observePod(pod, undefined);
         this.deletePod(pod);
       },
-    });
+    }, ReplicaSetController.NAME);
   }
 
   private newQueue(): RateLimitingQueue {
@@ -419,7 +421,7 @@ export class ReplicaSetController {
     let o = this.owned.get(rs.metadata.uid);
     if (!o || o.basis !== basis) {
       o = new OwnedPods(rs, basis);
-      for (const pod of this.podInformer.byIndex(controllerUIDIndex, rs.metadata.uid)) o.set(pod);
+      for (const pod of this.podInformer.byIndex(controllerUIDOrOrphanIndex, rs.metadata.uid)) o.set(pod);
       this.owned.set(rs.metadata.uid, o);
     }
     return o;
@@ -428,7 +430,7 @@ export class ReplicaSetController {
   // listActivePods lists the active Pods the ReplicaSet controls and whose labels still match.
   private listActivePods(rs: ReplicaSet, owned: OwnedPods): Pod[] {
     return this.podInformer
-      .byIndex(controllerUIDIndex, rs.metadata.uid)
+      .byIndex(controllerUIDOrOrphanIndex, rs.metadata.uid)
       .filter((p) => isPodActive(p) && owned.selector.matches(p.metadata.labels));
   }
 
@@ -473,7 +475,7 @@ export class ReplicaSetController {
       },
     };
     if (owned.unmatched > 0 && !rs.metadata.deletionTimestamp) {
-      for (const pod of this.podInformer.byIndex(controllerUIDIndex, rs.metadata.uid)) {
+      for (const pod of this.podInformer.byIndex(controllerUIDOrOrphanIndex, rs.metadata.uid)) {
         if (isPodActive(pod) && !owned.selector.matches(pod.metadata.labels))
           claimObject(rs, pod, actions);
       }
@@ -481,7 +483,7 @@ export class ReplicaSetController {
     const adopted: Pod[] = [];
     if (rs.metadata.deletionTimestamp) return adopted;
     for (const pod of this.podInformer.byIndex(
-      controllerUIDIndex,
+      controllerUIDOrOrphanIndex,
       orphanIndexKey(rs.metadata.namespace),
     )) {
       if (isPodActive(pod) && claimObject(rs, pod, actions)) adopted.push(pod);
@@ -615,7 +617,7 @@ export class ReplicaSetController {
     // (upstream, listing by selector, has to skip duplicates).
     const out: Pod[] = [];
     for (const related of this.getReplicaSetsWithSameController(rs)) {
-      for (const pod of this.podInformer.byIndex(controllerUIDIndex, related.metadata.uid))
+      for (const pod of this.podInformer.byIndex(controllerUIDOrOrphanIndex, related.metadata.uid))
         out.push(pod);
     }
     return out;

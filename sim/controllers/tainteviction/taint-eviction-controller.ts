@@ -9,7 +9,8 @@ import type { KubeObject, Node, Pod, PodCondition, Taint, Toleration } from '../
 import { isNotFound, StatusError } from '../../apiserver/errors.ts';
 import type { Client } from '../../client/client.ts';
 import { EventRecorder } from '../../client/events.ts';
-import { Informer } from '../../client/informer.ts';
+import { PodNodeNameKeyIndex, podNodeNameIndexFunc } from '../controller-utils.ts';
+import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
 import { formatTime } from '../../engine/clock.ts';
 import type { Simulation, TimerHandle } from '../../engine/simulation.ts';
 import { toleratesTaint } from '../../api/toleration.ts';
@@ -20,7 +21,7 @@ export { toleratesTaint };
 const retries = 5;
 /** retryDelay is the sleep between tries (10ms). */
 const retryDelay = 10;
-const podsByNodeIndex = 'spec.nodeName';
+const podsByNodeIndex = PodNodeNameKeyIndex;
 
 
 /**
@@ -121,24 +122,22 @@ export class TaintEvictionController {
   private scheduled = false;
   private running = false;
 
-  constructor(sim: Simulation, client: Client) {
+  constructor(sim: Simulation, client: Client, informers = new SharedInformerFactory(client)) {
     this.sim = sim;
     this.client = client;
     this.recorder = new EventRecorder(client, TaintEvictionController.NAME);
-    this.nodes = new Informer<Node>(client, 'nodes');
-    this.pods = new Informer<Pod>(client, 'pods').addIndexer(podsByNodeIndex, (p) =>
-      p.spec?.nodeName ? [p.spec.nodeName] : [],
-    );
+    this.nodes = informers.informerFor<Node>('nodes', TaintEvictionController.NAME);
+    this.pods = informers.informerFor<Pod>('pods', TaintEvictionController.NAME).addIndexer(podsByNodeIndex, podNodeNameIndexFunc);
     this.pods.addEventHandler({
       onAdd: (p) => this.podUpdated(undefined, p),
       onUpdate: (o, p) => this.podUpdated(o, p),
       onDelete: (p) => this.podUpdated(p, undefined),
-    });
+    }, TaintEvictionController.NAME);
     this.nodes.addEventHandler({
       onAdd: (n) => this.nodeUpdated(undefined, n),
       onUpdate: (o, n) => this.nodeUpdated(o, n),
       onDelete: (n) => this.nodeUpdated(n, undefined),
-    });
+    }, TaintEvictionController.NAME);
   }
 
   start(): void {
