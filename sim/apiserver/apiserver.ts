@@ -186,13 +186,23 @@ export class KubeAPIServer {
 
   // ---- object helpers ----
 
+  // newUID makes a random (version 4) UUID from four draws, as text
+  // aaaaaaaa-bbbb-4bbb-Vccc-ccccdddddddd where V is 8-b. The text is built from character codes
+  // in one go: concatenating its pieces would keep a tree of string fragments alive for every
+  // object (a tenth of the heap at scale).
   private newUID(): string {
-    const a = hex8(this.rng.next());
-    const b = hex8(this.rng.next());
-    const c = hex8(this.rng.next());
-    const d = hex8(this.rng.next());
-    const variant = ((parseInt(c[0], 16) & 0x3) | 0x8).toString(16);
-    return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4)}${d}`;
+    const a = this.rng.next();
+    const b = this.rng.next();
+    const c = this.rng.next();
+    const d = this.rng.next();
+    const u = uidCodes;
+    for (let i = 0; i < 8; i++) u[i] = hexCode(a, i);
+    for (let i = 0; i < 4; i++) u[9 + i] = hexCode(b, i);
+    for (let i = 5; i < 8; i++) u[10 + i] = hexCode(b, i);
+    u[19] = HEX_CODES[((c >>> 28) & 0x3) | 0x8];
+    for (let i = 1; i < 8; i++) u[19 + i + (i >= 4 ? 1 : 0)] = hexCode(c, i);
+    for (let i = 0; i < 8; i++) u[28 + i] = hexCode(d, i);
+    return String.fromCharCode.apply(null, u);
   }
 
   private allocateClusterIP(svc: Service): void {
@@ -714,12 +724,16 @@ function resourceOfKey(key: string): ResourceName | undefined {
   return undefined;
 }
 
-const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+// HEX_CODES are the character codes of the lowercase hex digits.
+const HEX_CODES = Array.from('0123456789abcdef', (ch) => ch.charCodeAt(0));
 
-// hex8 formats a uint32 as eight lowercase hex digits.
-function hex8(n: number): string {
-  return HEX_BYTES[n >>> 24] + HEX_BYTES[(n >>> 16) & 255] + HEX_BYTES[(n >>> 8) & 255] + HEX_BYTES[n & 255];
+// hexCode is the character code of hex digit i (0 is the most significant) of a 32-bit number.
+function hexCode(n: number, i: number): number {
+  return HEX_CODES[(n >>> (28 - 4 * i)) & 15];
 }
+
+// uidCodes is newUID's buffer: the dashes stay, the digits are overwritten on every call.
+const uidCodes = Array.from('00000000-0000-4000-8000-000000000000', (ch) => ch.charCodeAt(0));
 
 /** matches applies ListOptions to an object. */
 export function matches(o: AnyObject, opts: ListOptions): boolean {

@@ -48,14 +48,28 @@ function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146097 + doe - 719468;
 }
 
-// The last second formatted: components format "now" over and over, so it is memoized.
+// Components format "now" and a few other moments (a start, a deadline) over and over, so the
+// seconds formatted are memoized: one string per second, shared by every object stamped with it.
 let lastSecond = Number.NaN;
 let lastFormatted = '';
+const formatted = new Map<number, string>();
 
 /** formatTime renders virtual milliseconds as metav1.Time does: second precision, UTC. */
 export function formatTime(ms: number): string {
   const second = Math.floor(ms / 1000);
   if (second === lastSecond) return lastFormatted;
+  let text = formatted.get(second);
+  if (text === undefined) {
+    text = formatSecond(second);
+    if (formatted.size >= 4096) formatted.clear();
+    formatted.set(second, text);
+  }
+  lastSecond = second;
+  lastFormatted = text;
+  return text;
+}
+
+function formatSecond(second: number): string {
   const unix = EPOCH_UNIX_MS + second * 1000;
   const days = Math.floor(unix / 86400000);
   const rem = unix - days * 86400000;
@@ -63,9 +77,7 @@ export function formatTime(ms: number): string {
   const h = Math.floor(rem / 3600000);
   const mi = Math.floor((rem % 3600000) / 60000);
   const s = Math.floor((rem % 60000) / 1000);
-  lastSecond = second;
-  lastFormatted = `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}Z`;
-  return lastFormatted;
+  return `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}Z`;
 }
 
 // The last second's MicroTime prefix ("...T00:00:05."), for formatMicroTime.
