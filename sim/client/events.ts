@@ -51,6 +51,8 @@ export class EventRecorder {
   private readonly client: Client;
   private readonly component: string;
   private readonly host: string | undefined;
+  /** source is every Event's source: one object serves them all (stored objects are read-only). */
+  private readonly source: Event['source'];
   private readonly seen = new Map<string, SeenEvent>();
   private seenCount = 0;
   // seenOrder holds the correlator's entries in the order they were made (a ring of
@@ -67,6 +69,7 @@ export class EventRecorder {
     this.client = client;
     this.component = component;
     this.host = host;
+    this.source = host ? { component, host } : { component };
   }
 
   /** event records eventtype/reason/message about obj (Eventf). Failures are dropped, as upstream. */
@@ -99,7 +102,7 @@ export class EventRecorder {
         },
         reason,
         message,
-        source: this.host ? { component: this.component, host: this.host } : { component: this.component },
+        source: this.source,
         firstTimestamp: now,
         lastTimestamp: now,
         count: 1,
@@ -178,6 +181,8 @@ export class EventRecorder {
 let lastMs = Number.NaN;
 let lastHi = 0;
 let lastLo = 0;
+/** lastHiHex is lastHi in hex (most names of a millisecond share it). */
+let lastHiHex = '';
 
 function unixNanoHex(ms: number, bump: number): string {
   if (ms !== lastMs) {
@@ -189,16 +194,14 @@ function unixNanoHex(ms: number, bump: number): string {
     const carry = Math.floor(lo / 16777216);
     lastHi = msHi * 1000000 + carry;
     lastLo = lo - carry * 16777216;
+    lastHiHex = lastHi.toString(16);
     lastMs = ms;
   }
   let lo = lastLo + bump;
-  let hi = lastHi;
-  if (lo >= 16777216) {
-    const c = Math.floor(lo / 16777216);
-    hi += c;
-    lo -= c * 16777216;
-  }
-  return hi.toString(16) + lo.toString(16).padStart(6, '0');
+  if (lo < 16777216) return lastHiHex + lo.toString(16).padStart(6, '0');
+  const c = Math.floor(lo / 16777216);
+  lo -= c * 16777216;
+  return (lastHi + c).toString(16) + lo.toString(16).padStart(6, '0');
 }
 
 /** unchain removes e from the chain of entries that share its object UID in byUID. */

@@ -49,15 +49,32 @@ function decodePod(text: string): { name: string; namespace?: string } | null {
   return hit;
 }
 
-/** readStaticPods is one listConfig: the keys (namespace/name-node) of the Pods the directory declares. */
-export function readStaticPods(fs: ManifestReader, path: string, nodeName: string): Set<string> {
+/**
+ * readStaticPods is one listConfig: the keys (namespace/name-node) of the Pods the directory
+ * declares. keyOf, when given, remembers each manifest text's key across reads (the file source
+ * re-reads unchanged files every 20 s).
+ */
+export function readStaticPods(
+  fs: ManifestReader,
+  path: string,
+  nodeName: string,
+  keyOf?: Map<string, string | null>,
+): Set<string> {
   const keys = new Set<string>();
   for (const file of fs.readDir(path) ?? []) {
     if (file.startsWith('.')) continue;
     const text = fs.readFile(`${path}/${file}`);
     if (text === undefined) continue;
-    const pod = decodePod(text);
-    if (pod) keys.add(staticPodKey(pod.namespace, pod.name, nodeName));
+    let key = keyOf?.get(text);
+    if (key === undefined) {
+      const pod = decodePod(text);
+      key = pod ? staticPodKey(pod.namespace, pod.name, nodeName) : null;
+      if (keyOf) {
+        if (keyOf.size > 256) keyOf.clear();
+        keyOf.set(text, key);
+      }
+    }
+    if (key !== null) keys.add(key);
   }
   return keys;
 }
@@ -65,20 +82,28 @@ export function readStaticPods(fs: ManifestReader, path: string, nodeName: strin
 /** FileSource re-reads a node's static Pod directory every fileCheckFrequency. */
 export class FileSource {
   private readonly sim: Simulation;
-  private readonly owner: string;
   private readonly fs: ManifestReader;
   private readonly path: string;
   private readonly nodeName: string;
   private readonly onSet: (keys: Set<string>) => void;
   private timer: TimerHandle | undefined;
+  /** keyOf is readStaticPods' memory of each manifest text's key on this node. */
+  private readonly keyOf = new Map<string, string | null>();
+  /** readWhat names the periodic read and read is its callback (both made once). */
+  private readonly readWhat: string;
+  private readonly read: () => void;
 
   constructor(sim: Simulation, owner: string, fs: ManifestReader, path: string, nodeName: string, onSet: (keys: Set<string>) => void) {
     this.sim = sim;
-    this.owner = owner;
     this.fs = fs;
     this.path = path;
     this.nodeName = nodeName;
     this.onSet = onSet;
+    this.readWhat = `${owner}: read ${path}`;
+    this.read = () => {
+      this.schedule();
+      this.onSet(this.list());
+    };
   }
 
   /** start reads the directory now and returns what it declares; later reads go to onSet. */
@@ -95,13 +120,10 @@ export class FileSource {
 
   /** list is listConfig: what the directory declares now. */
   list(): Set<string> {
-    return readStaticPods(this.fs, this.path, this.nodeName);
+    return readStaticPods(this.fs, this.path, this.nodeName, this.keyOf);
   }
 
   private schedule(): void {
-    this.timer = this.sim.after(fileCheckFrequency, `${this.owner}: read ${this.path}`, () => {
-      this.schedule();
-      this.onSet(this.list());
-    });
+    this.timer = this.sim.after(fileCheckFrequency, this.readWhat, this.read);
   }
 }

@@ -53,6 +53,20 @@ export function goDuration(ms: number): string {
   return formatDuration(Math.max(0, Math.round(ms)));
 }
 
+// alreadyPresent holds the Pulled message of each image already on its node: every container start
+// records one, and each Event keeps its message, so one string per image serves them all.
+const alreadyPresent = new Map<string, string>();
+
+function alreadyPresentMessage(image: string): string {
+  let m = alreadyPresent.get(image);
+  if (m === undefined) {
+    m = `Container image "${image}" already present on machine`;
+    if (alreadyPresent.size > 10_000) alreadyPresent.clear();
+    alreadyPresent.set(image, m);
+  }
+  return m;
+}
+
 /** ImageManager ensures a container's image is on the node before it is created. */
 export class ImageManager {
   private readonly host: ImageManagerHost;
@@ -82,12 +96,7 @@ export class ImageManager {
     const present = runtime.imageStatus(this.host.name, image, podKey);
     if (policy === 'Never' || (policy === 'IfNotPresent' && present)) {
       if (present) {
-        this.host.event(
-          pod,
-          'Normal',
-          'Pulled',
-          `Container image "${image}" already present on machine`,
-        );
+        this.host.event(pod, 'Normal', 'Pulled', alreadyPresentMessage(image));
         return done(undefined, present.id);
       }
       const msg = `Container image "${image}" is not present with pull policy of Never`;

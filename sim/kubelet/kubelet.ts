@@ -101,6 +101,8 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
   private readonly informer: Informer<Pod>;
   /** recorder is remade at every process start: the event correlator's memory is per process. */
   private recorder: EventRecorder | undefined;
+  /** nodeRef is the object node events are about (made at the first one). */
+  private nodeRef: Node | undefined;
   private readonly recordEvents: boolean;
   private readonly rng: Rng;
   private running = false;
@@ -397,12 +399,13 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
   // nodeEvent records an Event about the Node (upstream's nodeRef has UID = node name).
   private nodeEvent(type: 'Normal' | 'Warning', reason: string, message: string): void {
     if (!this.recorder) return;
-    const ref = {
+    // The reference never changes (the recorder only reads it), so it is made once.
+    this.nodeRef ??= {
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name: this.nodeName, uid: this.nodeName, namespace: '' },
     } as unknown as Node;
-    this.recorder.event(ref, type, reason, message);
+    this.recorder.event(this.nodeRef, type, reason, message);
   }
 
   relistTime(): number {

@@ -33,8 +33,12 @@ export class NodeLeaseController {
   private readonly client: Client;
   private readonly rng: Rng;
   private readonly opts: NodeLeaseOptions;
-  /** renewWhat names the renewal event (built once: the loop schedules one every 10 s). */
+  /**
+   * renewWhat names the renewal event and renew is its callback (both made once: the loop
+   * schedules one every 10 s).
+   */
   private readonly renewWhat: string;
+  private readonly renew: () => void;
   private latestLease: Lease | undefined;
   private timer: TimerHandle | undefined;
   private ensureSleep = 100;
@@ -46,6 +50,7 @@ export class NodeLeaseController {
     this.rng = rng;
     this.opts = opts;
     this.renewWhat = `${client.user}: renew lease`;
+    this.renew = () => this.sync();
   }
 
   /** start syncs now, then every renewInterval (jittered); firstDelay offsets the loop's phase. */
@@ -70,7 +75,7 @@ export class NodeLeaseController {
 
   private schedule(delay: number): void {
     this.timer?.cancel();
-    this.timer = this.sim.after(delay, this.renewWhat, () => this.sync());
+    this.timer = this.sim.after(delay, this.renewWhat, this.renew);
   }
 
   private jittered(): number {
@@ -150,17 +155,21 @@ export class NodeLeaseController {
   // newLease mirrors controller.newLease: holder, duration, renewTime now, owner reference to the Node.
   // A renewal copies only what it changes (base is the stored Lease, which is never mutated).
   private newLease(base: Lease | undefined): Lease {
+    // The spec is built in one literal (the fields keep base's order, new ones come last).
+    const spec: Lease['spec'] = {
+      ...base?.spec,
+      holderIdentity: this.opts.nodeName,
+      leaseDurationSeconds: this.opts.leaseDurationSeconds,
+      renewTime: formatMicroTime(this.sim.now()),
+    };
     const lease: Lease = base
-      ? { ...base, metadata: { ...base.metadata }, spec: { ...base.spec } }
+      ? { ...base, metadata: { ...base.metadata }, spec }
       : ({
           apiVersion: 'coordination.k8s.io/v1',
           kind: 'Lease',
           metadata: { name: this.opts.nodeName, namespace: NodeLeaseNamespace },
-          spec: {},
+          spec,
         } as Lease);
-    lease.spec.holderIdentity = this.opts.nodeName;
-    lease.spec.leaseDurationSeconds = this.opts.leaseDurationSeconds;
-    lease.spec.renewTime = formatMicroTime(this.sim.now());
     const node = this.opts.node();
     if (node?.metadata.uid && !lease.metadata.ownerReferences?.length)
       lease.metadata.ownerReferences = [

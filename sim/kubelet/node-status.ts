@@ -58,6 +58,49 @@ function ki(q: string): number {
   return Math.floor((parseQuantity(q) ?? 0) / 1024);
 }
 
+/** A condition the setters want: type, status, reason, message and the event of a transition. */
+type WantedCondition = readonly [string, 'True' | 'False', string, string, string];
+
+const pressureConditions: readonly WantedCondition[] = [
+  [
+    'MemoryPressure',
+    'False',
+    'KubeletHasSufficientMemory',
+    'kubelet has sufficient memory available',
+    'NodeHasSufficientMemory',
+  ],
+  [
+    'DiskPressure',
+    'False',
+    'KubeletHasNoDiskPressure',
+    'kubelet has no disk pressure',
+    'NodeHasNoDiskPressure',
+  ],
+  [
+    'PIDPressure',
+    'False',
+    'KubeletHasSufficientPID',
+    'kubelet has sufficient PID available',
+    'NodeHasSufficientPID',
+  ],
+];
+
+/** wantReady and wantNotReady are the conditions computeStatus sets, by runtime readiness. */
+const wantReady: readonly WantedCondition[] = [
+  ...pressureConditions,
+  ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status', 'NodeReady'],
+];
+const wantNotReady: readonly WantedCondition[] = [
+  ...pressureConditions,
+  [
+    'Ready',
+    'False',
+    'KubeletNotReady',
+    'container runtime status check may not have completed yet',
+    'NodeNotReady',
+  ],
+];
+
 /** NodeStatusManager registers the Node and keeps its status current. */
 export class NodeStatusManager {
   /** node is the Node as the kubelet last wrote or read it. */
@@ -70,12 +113,27 @@ export class NodeStatusManager {
   private readonly event: NodeEventFn;
   private readonly machineID: string;
   private readonly systemUUID: string;
+  /**
+   * capacity and allocatable depend only on the options, so they are made once; every computed
+   * status shares them (nothing writes to a computed status).
+   */
+  private readonly capacity: Record<string, string>;
+  private readonly allocatable: Record<string, string>;
+  /** statusWhat names the status loop's timer; statusTick is its callback (made once). */
+  private readonly statusWhat: string;
+  private readonly statusTick: () => void;
+  /** imageList is the Images setter's list for the runtime's imageListVersion. */
+  private imageList: ContainerImage[] = [];
+  private imageListVersion = -1;
   private timer: TimerHandle | undefined;
   private stopped = true;
   private registered = false;
   private needsRefresh = true;
-  /** lastKey summarises what the last computed status depended on. */
-  private lastKey = '';
+  // What the last computed status depended on (keyValid false: nothing computed since a reset).
+  private keyValid = false;
+  private lastReady = false;
+  private lastImagesVersion = 0;
+  private lastBootID = '';
   private lastReport = -Infinity;
   private readySince = 0;
   private registerSleep = 100;
@@ -102,6 +160,26 @@ export class NodeStatusManager {
     this.machineID = hex(32);
     const u = hex(32);
     this.systemUUID = `${u.slice(0, 8)}-${u.slice(8, 12)}-${u.slice(12, 16)}-${u.slice(16, 20)}-${u.slice(20)}`;
+    const memKi = ki(opts.memory);
+    const storage = parseQuantity(opts.ephemeralStorage ?? '100Gi') ?? 0;
+    this.capacity = {
+      cpu: String(opts.cpu),
+      'ephemeral-storage': `${Math.floor(storage / 1024)}Ki`,
+      'hugepages-1Gi': '0',
+      'hugepages-2Mi': '0',
+      memory: `${memKi}Ki`,
+      pods: String(opts.pods),
+    };
+    this.allocatable = {
+      ...this.capacity,
+      'ephemeral-storage': String(Math.floor(storage * 0.9)),
+      memory: `${Math.max(0, memKi - evictionHardMemoryKi)}Ki`,
+    };
+    this.statusWhat = `${client.user}: node status`;
+    this.statusTick = () => {
+      this.timer = undefined;
+      if (!this.stopped) this.syncNodeStatus();
+    };
   }
 
   /**
@@ -114,7 +192,7 @@ export class NodeStatusManager {
     this.registered = false;
     this.needsRefresh = true;
     this.lastReport = -Infinity;
-    this.lastKey = '';
+    this.keyValid = false;
     this.readySince = preRunning ? this.sim.now() : this.sim.now() + runtimeReadyDelay;
     this.registerSleep = 100;
     this.registerWithAPIServer(preRunning);
@@ -226,12 +304,18 @@ export class NodeStatusManager {
     } as NodeSystemInfo;
   }
 
+  // images is the Images setter. The list changes only when the runtime adds an image, so it is
+  // built once per imagesVersion (statuses share it; nothing writes to a computed status).
   private images(): ContainerImage[] {
-    return this.runtime
-      .listImages()
-      .map((i) => ({ names: [...i.repoDigests, ...i.repoTags], sizeBytes: i.size }))
-      .sort((a, b) => b.sizeBytes - a.sizeBytes)
-      .slice(0, nodeStatusMaxImages);
+    if (this.imageListVersion !== this.runtime.imagesVersion) {
+      this.imageList = this.runtime
+        .listImages()
+        .map((i) => ({ names: [...i.repoDigests, ...i.repoTags], sizeBytes: i.size }))
+        .sort((a, b) => b.sizeBytes - a.sizeBytes)
+        .slice(0, nodeStatusMaxImages);
+      this.imageListVersion = this.runtime.imagesVersion;
+    }
+    return this.imageList;
   }
 
   /**
@@ -246,56 +330,11 @@ export class NodeStatusManager {
   ): NodeStatus {
     const o = this.opts;
     const now = formatTime(this.sim.now());
-    const memKi = ki(o.memory);
-    const storage = parseQuantity(o.ephemeralStorage ?? '100Gi') ?? 0;
-    const capacity: Record<string, string> = {
-      cpu: String(o.cpu),
-      'ephemeral-storage': `${Math.floor(storage / 1024)}Ki`,
-      'hugepages-1Gi': '0',
-      'hugepages-2Mi': '0',
-      memory: `${memKi}Ki`,
-      pods: String(o.pods),
-    };
-    const allocatable: Record<string, string> = {
-      ...capacity,
-      'ephemeral-storage': String(Math.floor(storage * 0.9)),
-      memory: `${Math.max(0, memKi - evictionHardMemoryKi)}Ki`,
-    };
-    const want: [string, 'True' | 'False', string, string, string][] = [
-      [
-        'MemoryPressure',
-        'False',
-        'KubeletHasSufficientMemory',
-        'kubelet has sufficient memory available',
-        'NodeHasSufficientMemory',
-      ],
-      [
-        'DiskPressure',
-        'False',
-        'KubeletHasNoDiskPressure',
-        'kubelet has no disk pressure',
-        'NodeHasNoDiskPressure',
-      ],
-      [
-        'PIDPressure',
-        'False',
-        'KubeletHasSufficientPID',
-        'kubelet has sufficient PID available',
-        'NodeHasSufficientPID',
-      ],
-      readyNow
-        ? ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status', 'NodeReady']
-        : [
-            'Ready',
-            'False',
-            'KubeletNotReady',
-            'container runtime status check may not have completed yet',
-            'NodeNotReady',
-          ],
-    ];
+    const { capacity, allocatable } = this;
+    const want = readyNow ? wantReady : wantNotReady;
     const conditions: NodeCondition[] = [];
     for (const [type, status, reason, message, eventReason] of want) {
-      const old = prev?.conditions?.find((c) => c.type === type);
+      const old = conditionOfType(prev?.conditions, type);
       const changed = !old || old.status !== status;
       conditions.push({
         type,
@@ -324,12 +363,13 @@ export class NodeStatusManager {
 
   /** syncNodeStatus mirrors kubelet.syncNodeStatus → updateNodeStatus → tryUpdateNodeStatus. */
   syncNodeStatus(first = false): void {
-    this.schedule(
+    this.timer?.cancel();
+    this.timer = this.sim.after(
       first && this.readySince > this.sim.now()
         ? this.readySince - this.sim.now()
         : this.interval(),
-      'node status',
-      () => this.syncNodeStatus(),
+      this.statusWhat,
+      this.statusTick,
     );
     if (!this.registered) return;
     if (!this.client.reachable()) {
@@ -340,13 +380,20 @@ export class NodeStatusManager {
       if (this.needsRefresh || !this.node) {
         this.node = this.client.get<Node>('nodes', undefined, this.opts.nodeName);
         this.needsRefresh = false;
-        this.lastKey = '';
+        this.keyValid = false;
       }
       // Nothing the setters read has changed and no report is due: skip the computation.
-      const key = `${this.ready}|${this.runtime.imagesVersion}|${this.runtime.bootID}`;
+      const ready = this.ready;
+      const imagesVersion = this.runtime.imagesVersion;
+      const bootID = this.runtime.bootID;
       const reportDue =
         this.sim.now() - this.lastReport >= this.sim.settings.nodeStatusReportFrequency;
-      if (key === this.lastKey && !reportDue) return;
+      const sameKey =
+        this.keyValid &&
+        ready === this.lastReady &&
+        imagesVersion === this.lastImagesVersion &&
+        bootID === this.lastBootID;
+      if (sameKey && !reportDue) return;
       const prev = this.node.status;
       const oldBoot = prev?.nodeInfo?.bootID;
       const next = this.computeStatus(prev, true);
@@ -358,7 +405,7 @@ export class NodeStatusManager {
         );
       const changed = nodeStatusHasChanged(prev, next);
       if (!changed && !reportDue) {
-        this.lastKey = key;
+        this.setKey(ready, imagesVersion, bootID);
         return;
       }
       const patch = createMergePatch(prev, next);
@@ -371,11 +418,27 @@ export class NodeStatusManager {
         'status',
       );
       this.lastReport = this.sim.now();
-      this.lastKey = key;
+      this.setKey(ready, imagesVersion, bootID);
     } catch {
       this.needsRefresh = true;
     }
   }
+
+  private setKey(ready: boolean, imagesVersion: number, bootID: string): void {
+    this.keyValid = true;
+    this.lastReady = ready;
+    this.lastImagesVersion = imagesVersion;
+    this.lastBootID = bootID;
+  }
+}
+
+// conditionOfType is the first condition of that type (a loop: no closure per lookup).
+function conditionOfType(
+  conds: readonly NodeCondition[] | undefined,
+  type: string,
+): NodeCondition | undefined {
+  if (conds) for (const c of conds) if (c.type === type) return c;
+  return undefined;
 }
 
 /** nodeStatusHasChanged mirrors the kubelet's check: any difference but heartbeat times. */

@@ -75,24 +75,10 @@ export function shouldContainerBeRestarted(pod: Pod, latest: CRIContainer | unde
 
 // convertContainerStatus mirrors kubelet's convertContainerStatus for one runtime instance.
 function convertContainerStatus(c: CRIContainer): ContainerStatus {
-  let state: ContainerState;
-  if (c.state === 'CONTAINER_RUNNING')
-    state = { running: { startedAt: formatTime(c.startedAt ?? c.createdAt) } };
-  else if (c.state === 'CONTAINER_EXITED')
-    state = {
-      terminated: {
-        exitCode: c.exitCode ?? 0,
-        reason: c.reason,
-        startedAt: formatTime(c.startedAt ?? c.createdAt),
-        finishedAt: formatTime(c.finishedAt ?? c.createdAt),
-        containerID: apiContainerID(c.id),
-      },
-    };
-  else state = { waiting: {} };
   const running = c.state === 'CONTAINER_RUNNING';
   return {
     name: c.metadata.name,
-    state,
+    state: convertContainerState(c),
     lastState: {},
     ready: running,
     restartCount: c.metadata.attempt,
@@ -101,6 +87,23 @@ function convertContainerStatus(c: CRIContainer): ContainerStatus {
     containerID: apiContainerID(c.id),
     started: running,
   };
+}
+
+// convertContainerState is the state part of convertContainerStatus.
+function convertContainerState(c: CRIContainer): ContainerState {
+  if (c.state === 'CONTAINER_RUNNING')
+    return { running: { startedAt: formatTime(c.startedAt ?? c.createdAt) } };
+  if (c.state === 'CONTAINER_EXITED')
+    return {
+      terminated: {
+        exitCode: c.exitCode ?? 0,
+        reason: c.reason,
+        startedAt: formatTime(c.startedAt ?? c.createdAt),
+        finishedAt: formatTime(c.finishedAt ?? c.createdAt),
+        containerID: apiContainerID(c.id),
+      },
+    };
+  return { waiting: {} };
 }
 
 /** latestByName groups a pod's containers by name, newest first. */
@@ -122,19 +125,17 @@ export function convertToAPIContainerStatuses(
 ): ContainerStatus[] {
   const { pod, reasons, podIsTerminal } = in_;
   const oldStatuses = pod.status?.containerStatuses;
-  const out: ContainerStatus[] = [];
-  for (const spec of pod.spec.containers)
-    out.push(
-      containerStatusFor(
-        pod,
-        spec,
-        lastStatusNamed(oldStatuses, spec.name),
-        byName.get(spec.name),
-        reasons,
-        podIsTerminal,
-      ),
-    );
-  return out;
+  // map sizes the list once (pushing onto an empty array reserves room for 16 more).
+  return pod.spec.containers.map((spec) =>
+    containerStatusFor(
+      pod,
+      spec,
+      lastStatusNamed(oldStatuses, spec.name),
+      byName.get(spec.name),
+      reasons,
+      podIsTerminal,
+    ),
+  );
 }
 
 // lastStatusNamed is the last of statuses with that name (a pod has a handful of containers, so a
@@ -156,28 +157,28 @@ function containerStatusFor(
   reasons: ReadonlyMap<string, StartFailure> | undefined,
   podIsTerminal: boolean,
 ): ContainerStatus {
-  // Default: waiting ContainerCreating, seeded from the old status.
-  let status: ContainerStatus = {
-    name: spec.name,
-    state: { waiting: { reason: ContainerCreating } },
-    lastState: {},
-    ready: false,
-    restartCount: 0,
-    image: spec.image,
-    imageID: '',
-    started: false,
-  };
-  if (old) {
-    if (old.state.terminated) status = { ...old };
-    else {
+  let status: ContainerStatus;
+  if (instances?.length) {
+    // The newest instance gives the state; the one before it gives lastState.
+    status = convertContainerStatus(instances[0]);
+    if (instances[1]) status.lastState = convertContainerState(instances[1]);
+  } else if (old?.state.terminated) status = { ...old };
+  else {
+    // Default: waiting ContainerCreating, seeded from the old status.
+    status = {
+      name: spec.name,
+      state: { waiting: { reason: ContainerCreating } },
+      lastState: {},
+      ready: false,
+      restartCount: 0,
+      image: spec.image,
+      imageID: '',
+      started: false,
+    };
+    if (old) {
       status.restartCount = old.restartCount;
       status.lastState = old.lastState;
     }
-  }
-  // The newest instance gives the state; the one before it gives lastState.
-  if (instances?.length) {
-    status = convertContainerStatus(instances[0]);
-    if (instances[1]) status.lastState = convertContainerStatus(instances[1]).state;
   }
   // A container that will be (re)started and failed to start shows why (reasonCache).
   const latest = instances?.[0];
@@ -251,10 +252,34 @@ export function getPhase(pod: Pod, statuses: ContainerStatus[], podIsTerminal: b
   return 'Pending';
 }
 
-function condition(type: string, ok: boolean, reason?: string, message?: string): PodCondition {
-  const c: PodCondition = { type, status: ok ? 'True' : 'False', lastProbeTime: null };
+// condition builds a pod condition; its lastTransitionTime is kept from the old condition of that
+// type when the status is unchanged (updateLastTransitionTime), else it is now.
+function condition(
+  type: string,
+  ok: boolean,
+  oldConds: readonly PodCondition[] | undefined,
+  now: string,
+  reason?: string,
+  message?: string,
+): PodCondition {
+  const status = ok ? 'True' : 'False';
+  let prev: PodCondition | undefined;
+  if (oldConds)
+    for (const o of oldConds)
+      if (o.type === type) {
+        prev = o;
+        break;
+      }
+  const lastTransitionTime =
+    prev && prev.status === status && prev.lastTransitionTime ? prev.lastTransitionTime : now;
+  // Each shape is one literal (fields in the order the API shows them), not grown field by field.
+  if (!reason && !message) return { type, status, lastProbeTime: null, lastTransitionTime };
+  if (reason && message)
+    return { type, status, lastProbeTime: null, reason, message, lastTransitionTime };
+  const c: PodCondition = { type, status, lastProbeTime: null };
   if (reason) c.reason = reason;
   if (message) c.message = message;
+  c.lastTransitionTime = lastTransitionTime;
   return c;
 }
 
@@ -274,32 +299,31 @@ export function generateAPIPodStatus(
   const sandboxReady = latest?.state === 'SANDBOX_READY';
   const podIP = sandboxReady ? latest.ip : old.podIP;
 
-  const unready = containerStatuses.filter((s) => !s.ready).map((s) => s.name);
+  // The unready containers' names, space-separated (built only when there are any: the status
+  // is generated on every sync of every pod).
+  let unready: string | undefined;
+  for (const cs of containerStatuses)
+    if (!cs.ready) unready = unready === undefined ? cs.name : `${unready} ${cs.name}`;
   const completed = phase === 'Succeeded';
   const readyReason = completed
     ? 'PodCompleted'
-    : unready.length
+    : unready !== undefined
       ? 'ContainersNotReady'
       : undefined;
   const readyMessage =
-    !completed && unready.length
-      ? `containers with unready status: [${unready.join(' ')}]`
+    !completed && unready !== undefined
+      ? `containers with unready status: [${unready}]`
       : undefined;
-  const conds: PodCondition[] = [
-    condition('PodReadyToStartContainers', sandboxReady && !!latest.ip),
-    condition('Initialized', true),
-    condition('Ready', !completed && unready.length === 0, readyReason, readyMessage),
-    condition('ContainersReady', !completed && unready.length === 0, readyReason, readyMessage),
-    condition('PodScheduled', true),
-  ];
   const nowStr = formatTime(now);
-  for (const c of conds) {
-    const prev = old.conditions?.find((o) => o.type === c.type);
-    c.lastTransitionTime =
-      prev && prev.status === c.status && prev.lastTransitionTime
-        ? prev.lastTransitionTime
-        : nowStr;
-  }
+  const oldConds = old.conditions;
+  const ready = !completed && unready === undefined;
+  const conds: PodCondition[] = [
+    condition('PodReadyToStartContainers', sandboxReady && !!latest.ip, oldConds, nowStr),
+    condition('Initialized', true, oldConds, nowStr),
+    condition('Ready', ready, oldConds, nowStr, readyReason, readyMessage),
+    condition('ContainersReady', ready, oldConds, nowStr, readyReason, readyMessage),
+    condition('PodScheduled', true, oldConds, nowStr),
+  ];
 
   const s: PodStatus = { phase, conditions: conds };
   if (old.message) s.message = old.message;
@@ -325,13 +349,24 @@ export function generateAPIPodStatus(
  */
 export function mergePodStatus(oldStatus: PodStatus | undefined, next: PodStatus): PodStatus {
   const old = oldStatus ?? {};
-  const merged: PodStatus = { ...old, ...next };
-  for (const k of ['podIP', 'podIPs', 'hostIP', 'hostIPs', 'message', 'reason'] as const)
-    if (next[k] === undefined) delete merged[k];
-  const foreign = (old.conditions ?? []).filter((c) => !kubeletConditions.has(c.type));
-  merged.conditions = foreign.length ? [...foreign, ...(next.conditions ?? [])] : next.conditions;
-  return merged;
+  // { ...old, ...next } without the droppable fields next leaves unset, built without delete (an
+  // object that loses a property turns into a slow dictionary-mode object); keys keep the order
+  // the spread would give them.
+  const merged: Record<string, unknown> = {};
+  const n = next as Record<string, unknown>;
+  for (const k in old)
+    if (n[k] !== undefined || !droppedWhenUnset.has(k))
+      merged[k] = (old as Record<string, unknown>)[k];
+  for (const k in n) if (n[k] !== undefined || !droppedWhenUnset.has(k)) merged[k] = n[k];
+  let foreign: PodCondition[] | undefined;
+  for (const c of old.conditions ?? [])
+    if (!kubeletConditions.has(c.type)) (foreign ??= []).push(c);
+  merged.conditions = foreign ? [...foreign, ...(next.conditions ?? [])] : next.conditions;
+  return merged as PodStatus;
 }
+
+/** droppedWhenUnset are the fields mergePodStatus drops when the kubelet's status leaves unset. */
+const droppedWhenUnset = new Set(['podIP', 'podIPs', 'hostIP', 'hostIPs', 'message', 'reason']);
 
 /**
  * needsReconcile mirrors the spirit of status_manager.go needsReconcile: does the API status
@@ -341,11 +376,8 @@ export function mergePodStatus(oldStatus: PodStatus | undefined, next: PodStatus
 export function needsReconcile(api: PodStatus | undefined, desired: PodStatus): boolean {
   if (!api) return true;
   if (api.phase !== desired.phase || api.podIP !== desired.podIP) return true;
-  for (const t of ['Ready', 'ContainersReady', 'PodReadyToStartContainers']) {
-    const a = api.conditions?.find((c) => c.type === t)?.status;
-    const d = desired.conditions?.find((c) => c.type === t)?.status;
-    if (a !== d) return true;
-  }
+  for (const t of reconciledConditions)
+    if (conditionStatus(api.conditions, t) !== conditionStatus(desired.conditions, t)) return true;
   const ac = api.containerStatuses ?? [];
   const dc = desired.containerStatuses ?? [];
   if (ac.length !== dc.length) return true;
@@ -358,4 +390,16 @@ export function needsReconcile(api: PodStatus | undefined, desired: PodStatus): 
     if (a.state.waiting?.reason !== d.state.waiting?.reason) return true;
   }
   return false;
+}
+
+/** reconciledConditions are the condition types needsReconcile compares. */
+const reconciledConditions = ['Ready', 'ContainersReady', 'PodReadyToStartContainers'];
+
+// conditionStatus is the status of the first condition of that type.
+function conditionStatus(
+  conds: readonly PodCondition[] | undefined,
+  type: string,
+): string | undefined {
+  if (conds) for (const c of conds) if (c.type === type) return c.status;
+  return undefined;
 }

@@ -78,6 +78,9 @@ interface PodWorker {
   inPull: boolean;
   /** cancel ends the running chain at once (its pending callbacks are then ignored). */
   cancel: (() => void) | undefined;
+  /** syncWhat names the worker's sync timer, and fire is its callback: both made once per pod. */
+  syncWhat: string;
+  fire: () => void;
 }
 
 interface PodView {
@@ -98,6 +101,20 @@ type Step = (next: () => void, stop: () => void) => void;
 
 function podKey(pod: Pod): string {
   return `${pod.metadata.namespace}/${pod.metadata.name}`;
+}
+
+// The Created and Started messages of each container name: every container start records both,
+// and each Event keeps its message, so one string per name serves them all.
+const messagesByName = new Map<string, { created: string; started: string }>();
+
+function containerMessages(name: string): { created: string; started: string } {
+  let m = messagesByName.get(name);
+  if (!m) {
+    m = { created: `Created container: ${name}`, started: `Started container ${name}` };
+    if (messagesByName.size > 10_000) messagesByName.clear();
+    messagesByName.set(name, m);
+  }
+  return m;
 }
 
 // formatPod mirrors pkg/kubelet/util/format.Pod: name_namespace(uid).
@@ -216,6 +233,13 @@ export class PodWorkers {
       changed: false,
       inPull: false,
       cancel: undefined,
+      // A pod's namespace and name never change for its UID, so the label is built once.
+      syncWhat: `${this.host.name}: sync ${podKey(pod)}`,
+      fire: () => {
+        w.timer = undefined;
+        w.timerAt = Infinity;
+        this.sync(w);
+      },
     };
     this.workers.set(uid, w);
     this.schedule(w, this.host.sim.now());
@@ -234,11 +258,7 @@ export class PodWorkers {
     if (w.timer && w.timerAt <= at) return;
     w.timer?.cancel();
     w.timerAt = at;
-    w.timer = this.host.sim.at(at, `${this.host.name}: sync ${podKey(w.pod)}`, () => {
-      w.timer = undefined;
-      w.timerAt = Infinity;
-      this.sync(w);
-    });
+    w.timer = this.host.sim.at(at, w.syncWhat, w.fire);
   }
 
   private sync(w: PodWorker): void {
@@ -464,7 +484,7 @@ export class PodWorkers {
             if (!logsByName) this.host.podLogs.set(uid, (logsByName = new Map()));
             logsByName.set(spec.name, attempt);
             w.changed = true;
-            this.host.event(pod, 'Normal', 'Created', `Created container: ${spec.name}`);
+            this.host.event(pod, 'Normal', 'Created', containerMessages(spec.name).created);
             runtime.startContainer(
               name,
               id,
@@ -474,7 +494,7 @@ export class PodWorkers {
                   this.setReason(w, spec.name, { reason: RunContainerError, message: err2 });
                   return next();
                 }
-                this.host.event(pod, 'Normal', 'Started', `Started container ${spec.name}`);
+                this.host.event(pod, 'Normal', 'Started', containerMessages(spec.name).started);
                 this.clearReason(w, spec.name);
                 if (prev) this.host.pruneContainers(uid);
                 next();
@@ -607,6 +627,9 @@ function isPodTerminal(pod: Pod, v: PodView): boolean {
 function computePodActions(pod: Pod, v: PodView): PodActions | undefined {
   const latest = v.sandboxes.length ? v.sandboxes[v.sandboxes.length - 1] : undefined;
   const createSandbox = !latest || latest.state !== 'SANDBOX_READY';
+  // A pod whose containers all run as specified (most syncs) needs nothing: say so before
+  // building the actions.
+  if (!createSandbox && upToDate(pod, v, latest.id)) return undefined;
   const a: PodActions = {
     createSandbox,
     attempt: latest ? latest.metadata.attempt + (createSandbox ? 1 : 0) : 0,
@@ -651,4 +674,17 @@ function computePodActions(pod: Pod, v: PodView): PodActions | undefined {
     if (shouldContainerBeRestarted(pod, inst)) a.toStart.push({ spec, prev: inst });
   }
   return a.toKill.length || a.toStart.length ? a : undefined;
+}
+
+// upToDate says computePodActions would find nothing to do in a ready sandbox: every container
+// has an instance running in it with the spec's image, or one that is not to be restarted.
+function upToDate(pod: Pod, v: PodView, sandboxId: string): boolean {
+  for (const spec of pod.spec.containers) {
+    const inst = v.byName.get(spec.name)?.[0];
+    if (!inst) return false;
+    if (inst.state === 'CONTAINER_RUNNING') {
+      if (inst.podSandboxId !== sandboxId || inst.image !== spec.image) return false;
+    } else if (shouldContainerBeRestarted(pod, inst)) return false;
+  }
+  return true;
 }

@@ -22,6 +22,8 @@ interface Entry {
   uid: string;
   namespace: string;
   name: string;
+  /** key is the pod's informer cache key (namespace/name), made once. */
+  key: string;
   /** desired is the status the kubelet last generated. */
   desired: PodStatus | undefined;
   /** known is the newest pod object seen (informer or own response). */
@@ -68,10 +70,12 @@ export class StatusManager {
   private entryFor(pod: Pod): Entry {
     let e = this.entries.get(pod.metadata.uid);
     if (!e) {
+      const namespace = pod.metadata.namespace ?? 'default';
       e = {
         uid: pod.metadata.uid,
-        namespace: pod.metadata.namespace ?? 'default',
+        namespace,
         name: pod.metadata.name,
+        key: namespace ? `${namespace}/${pod.metadata.name}` : pod.metadata.name,
         desired: undefined,
         known: undefined,
         canDelete: false,
@@ -87,12 +91,13 @@ export class StatusManager {
   latestPod(uid: string, fallback?: Pod): Pod | undefined {
     const e = this.entries.get(uid);
     let best = e?.known ?? fallback;
-    const ns = e?.namespace ?? fallback?.metadata.namespace;
-    const name = e?.name ?? fallback?.metadata.name;
-    if (name !== undefined) {
-      const cached = this.pods.get(ns, name);
-      if (cached && cached.metadata.uid === uid && rv(cached) > rv(best)) best = cached;
-    }
+    // An entry has the cache key at hand; otherwise it is made from the fallback.
+    const cached = e
+      ? this.pods.getByKey(e.key)
+      : fallback?.metadata.name !== undefined
+        ? this.pods.get(fallback.metadata.namespace, fallback.metadata.name)
+        : undefined;
+    if (cached && cached.metadata.uid === uid && rv(cached) > rv(best)) best = cached;
     return best;
   }
 

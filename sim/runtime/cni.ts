@@ -102,21 +102,31 @@ export class CNIPlugin {
     this.byContainer.set(containerID, off);
     this.lastReserved = off;
     const ip = intToIP(this.base + off);
-    this.sim.record({ kind: 'call', from: caller, to: this.name, method: 'ADD', pod, result: ip });
+    // The entry is not built when the trace level drops it (a scale run adds 150,000 sandboxes).
+    if (this.sim.records('call'))
+      this.sim.record({
+        kind: 'call',
+        from: caller,
+        to: this.name,
+        method: 'ADD',
+        pod,
+        result: ip,
+      });
     return ip;
   }
 
   /** del is CNI DEL: release the sandbox's address (idempotent, as the spec requires). */
   del(caller: string, containerID: string, pod: string): void {
     const off = this.byContainer.get(containerID);
-    this.sim.record({
-      kind: 'call',
-      from: caller,
-      to: this.name,
-      method: 'DEL',
-      pod,
-      result: off === undefined ? undefined : intToIP(this.base + off),
-    });
+    if (this.sim.records('call'))
+      this.sim.record({
+        kind: 'call',
+        from: caller,
+        to: this.name,
+        method: 'DEL',
+        pod,
+        result: off === undefined ? undefined : intToIP(this.base + off),
+      });
     if (off === undefined) return;
     this.byContainer.delete(containerID);
     this.allocated.delete(off);

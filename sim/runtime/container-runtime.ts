@@ -198,13 +198,18 @@ export class ContainerRuntime {
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
   }
 
+  // call records a CRI call. Callers check traced() first, so that the fields are not even built
+  // when the trace level drops the entry (scale runs make millions).
   private call(
     caller: string,
     method: string,
     f: { pod?: string; container?: string; image?: string; result?: string },
   ): void {
-    // The entry is not even built when the trace level drops it (scale runs make millions).
-    if (this.sim.records('call')) this.sim.record({ kind: 'call', from: caller, to: this.name, method, ...f });
+    this.sim.record({ kind: 'call', from: caller, to: this.name, method, ...f });
+  }
+
+  private traced(): boolean {
+    return this.sim.records('call');
   }
 
   // later runs fn after ms unless the machine powered off meanwhile.
@@ -252,7 +257,7 @@ export class ContainerRuntime {
   /** imageStatus is CRI ImageStatus: the image record, or undefined when absent. */
   imageStatus(caller: string | undefined, image: string, pod?: string): ImageRecord | undefined {
     const rec = this.images.get(imageID(image));
-    if (caller)
+    if (caller && this.traced())
       this.call(caller, 'ImageStatus', { pod, image, result: rec ? rec.id : 'not found' });
     return rec;
   }
@@ -290,7 +295,8 @@ export class ContainerRuntime {
     if (!this.running) return this.unavailable(done, empty);
     const err = this.catalog.pullError(image);
     const ms = this.pullDuration(image);
-    this.call(caller, 'PullImage', { pod, image, result: err ?? imageID(image) });
+    if (this.traced())
+      this.call(caller, 'PullImage', { pod, image, result: err ?? imageID(image) });
     this.later(ms, `PullImage ${image}`, () => {
       if (err) return done(err, empty);
       const rec = this.storeImage(image);
@@ -309,7 +315,7 @@ export class ContainerRuntime {
     if (!this.running) return this.unavailable(done, '');
     const pod = `${config.namespace}/${config.name}`;
     const id = this.newID();
-    this.call(caller, 'RunPodSandbox', { pod, result: id });
+    if (this.traced()) this.call(caller, 'RunPodSandbox', { pod, result: id });
     let ms = this.sim.settings.sandboxStartLatency;
     if (!this.images.has(imageID(PAUSE_IMAGE))) {
       ms += this.pullDuration(PAUSE_IMAGE);
@@ -366,7 +372,7 @@ export class ContainerRuntime {
     if (!this.running) return this.unavailable(done, undefined);
     const sb = this.sandboxes.get(id);
     const pod = sb ? `${sb.metadata.namespace}/${sb.metadata.name}` : undefined;
-    this.call(caller, 'StopPodSandbox', { pod });
+    if (this.traced()) this.call(caller, 'StopPodSandbox', { pod });
     this.later(StopPodSandboxLatency, `StopPodSandbox ${pod}`, () => {
       if (sb) this.stopSandboxNow(sb);
       done(undefined, undefined);
@@ -386,7 +392,7 @@ export class ContainerRuntime {
     if (!this.running) return this.unavailable(done, undefined);
     const sb = this.sandboxes.get(id);
     const pod = sb ? `${sb.metadata.namespace}/${sb.metadata.name}` : undefined;
-    this.call(caller, 'RemovePodSandbox', { pod });
+    if (this.traced()) this.call(caller, 'RemovePodSandbox', { pod });
     this.later(RemoveLatency, `RemovePodSandbox ${pod}`, () => {
       if (sb && this.sandboxes.has(id)) {
         this.stopSandboxNow(sb);
@@ -414,12 +420,13 @@ export class ContainerRuntime {
     const sb = this.sandboxes.get(podSandboxId);
     const pod = sb ? `${sb.metadata.namespace}/${sb.metadata.name}` : undefined;
     const id = this.newID();
-    this.call(caller, 'CreateContainer', {
-      pod,
-      container: config.name,
-      image: config.image,
-      result: id,
-    });
+    if (this.traced())
+      this.call(caller, 'CreateContainer', {
+        pod,
+        container: config.name,
+        image: config.image,
+        result: id,
+      });
     const ms = Math.round(this.sim.settings.containerStartLatency / 2);
     this.later(ms, `CreateContainer ${pod} ${config.name}`, () => {
       if (!sb || sb.state !== 'SANDBOX_READY' || !this.sandboxes.has(podSandboxId))
@@ -456,10 +463,11 @@ export class ContainerRuntime {
   startContainer(caller: string, id: string, done: Done<void>): void {
     if (!this.running) return this.unavailable(done, undefined);
     const c = this.containers.get(id);
-    this.call(caller, 'StartContainer', {
-      pod: c ? `${c.podNamespace}/${c.podName}` : undefined,
-      container: c?.metadata.name,
-    });
+    if (this.traced())
+      this.call(caller, 'StartContainer', {
+        pod: c ? `${c.podNamespace}/${c.podName}` : undefined,
+        container: c?.metadata.name,
+      });
     const s = this.sim.settings.containerStartLatency;
     this.later(s - Math.round(s / 2), `StartContainer ${id.slice(0, 13)}`, () => {
       if (!c || !this.containers.has(id))
@@ -517,11 +525,12 @@ export class ContainerRuntime {
   stopContainer(caller: string, id: string, timeoutSeconds: number, done: Done<void>): void {
     if (!this.running) return this.unavailable(done, undefined);
     const c = this.containers.get(id);
-    this.call(caller, 'StopContainer', {
-      pod: c ? `${c.podNamespace}/${c.podName}` : undefined,
-      container: c?.metadata.name,
-      result: `timeout=${timeoutSeconds}s`,
-    });
+    if (this.traced())
+      this.call(caller, 'StopContainer', {
+        pod: c ? `${c.podNamespace}/${c.podName}` : undefined,
+        container: c?.metadata.name,
+        result: `timeout=${timeoutSeconds}s`,
+      });
     if (!c || c.state !== 'CONTAINER_RUNNING') {
       this.later(0, `StopContainer ${id.slice(0, 13)}`, () => done(undefined, undefined));
       return;
@@ -544,10 +553,11 @@ export class ContainerRuntime {
   removeContainer(caller: string, id: string, done: Done<void>): void {
     if (!this.running) return this.unavailable(done, undefined);
     const c = this.containers.get(id);
-    this.call(caller, 'RemoveContainer', {
-      pod: c ? `${c.podNamespace}/${c.podName}` : undefined,
-      container: c?.metadata.name,
-    });
+    if (this.traced())
+      this.call(caller, 'RemoveContainer', {
+        pod: c ? `${c.podNamespace}/${c.podName}` : undefined,
+        container: c?.metadata.name,
+      });
     this.later(RemoveLatency, `RemoveContainer ${id.slice(0, 13)}`, () => {
       if (c && this.containers.has(id)) {
         this.exitNow(c, 137, false);
@@ -566,13 +576,14 @@ export class ContainerRuntime {
 
   /** listPodSandbox is CRI ListPodSandbox; a caller makes it a traced RPC. */
   listPodSandbox(caller?: string): PodSandbox[] {
-    if (caller) this.call(caller, 'ListPodSandbox', { result: `${this.sandboxes.size} sandboxes` });
+    if (caller && this.traced())
+      this.call(caller, 'ListPodSandbox', { result: `${this.sandboxes.size} sandboxes` });
     return [...this.sandboxes.values()];
   }
 
   /** listContainers is CRI ListContainers; a caller makes it a traced RPC. */
   listContainers(caller?: string): CRIContainer[] {
-    if (caller)
+    if (caller && this.traced())
       this.call(caller, 'ListContainers', { result: `${this.containers.size} containers` });
     return [...this.containers.values()];
   }
@@ -590,8 +601,10 @@ export class ContainerRuntime {
   /** podContainers returns every container of a pod across its sandboxes, oldest first. */
   podContainers(podUid: string): CRIContainer[] {
     const out: CRIContainer[] = [];
-    for (const sb of this.podSandboxes(podUid))
-      out.push(...(this.containersBySandbox.get(sb.id) ?? []));
+    for (const sb of this.podSandboxes(podUid)) {
+      const list = this.containersBySandbox.get(sb.id);
+      if (list) for (const c of list) out.push(c);
+    }
     return out;
   }
 

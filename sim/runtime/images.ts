@@ -307,6 +307,24 @@ export function exitPlan(
   command: string[] | undefined,
   args: string[] | undefined,
 ): ExitPlan {
+  // Most containers set neither command nor args: their plan is the image's alone, made once per
+  // image behaviour (plans are never written to).
+  if (command === undefined && args === undefined) {
+    let plan = imagePlans.get(b);
+    if (!plan) imagePlans.set(b, (plan = planFor(b, undefined, undefined)));
+    return plan;
+  }
+  return planFor(b, command, args);
+}
+
+/** imagePlans are the exit plans of containers without command or args, by image behaviour. */
+const imagePlans = new WeakMap<ImageBehaviour, ExitPlan>();
+
+function planFor(
+  b: ImageBehaviour,
+  command: string[] | undefined,
+  args: string[] | undefined,
+): ExitPlan {
   const argv = [...(command ?? []), ...(args ?? [])];
   const script = argv.join(' ');
   const pid1 = (command?.[0] ?? (b.shell ? 'sh' : '')).split('/').pop() ?? '';
