@@ -6,7 +6,7 @@
 // the default profile (getDefaultPlugins) with its score weights.
 
 import { labelSelectorAsSelector, type Selector } from '../api/labels.ts';
-import { milliValue, value } from '../api/quantity.ts';
+import { milliValue as parseMilliValue, value as parseValue } from '../api/quantity.ts';
 import type {
   Container,
   Node,
@@ -104,6 +104,10 @@ export function isSuccess(s: Status | null | undefined): boolean {
 /** SkipStatus is the shared Skip status PreFilter/PreScore return to switch a plugin off for one cycle. */
 export const SkipStatus = new Status(Code.Skip);
 
+// The common PreFilter results, shared so that a scheduling cycle allocates none for them.
+export const PreFilterSuccess = Object.freeze({ status: null });
+export const PreFilterSkip = Object.freeze({ status: SkipStatus });
+
 // ---- resources (framework.Resource, component-helpers resource.PodRequests) ----
 
 /** Resource is framework.Resource: cpu in milli-units, memory and ephemeral storage in bytes. */
@@ -125,6 +129,38 @@ export function newResource(): Resource {
     allowedPodNumber: 0,
     scalarResources: null,
   };
+}
+
+// The same few quantity strings recur on every pod (each replica carries its template's
+// requests) and every node, so their parsed values are memoised: parsing is a regular
+// expression match. The maps are cleared when they grow large, so they stay bounded.
+const milliValues = new Map<string, number>();
+const values = new Map<string, number>();
+const maxMemoisedQuantities = 1024;
+
+function memoised(
+  memo: Map<string, number>,
+  parse: (q: string | number) => number,
+  q: string | number,
+): number {
+  if (typeof q !== 'string') return parse(q);
+  let v = memo.get(q);
+  if (v === undefined) {
+    if (memo.size >= maxMemoisedQuantities) memo.clear();
+    v = parse(q);
+    memo.set(q, v);
+  }
+  return v;
+}
+
+/** milliValue is Quantity.MilliValue (memoised). */
+function milliValue(q: string | number): number {
+  return memoised(milliValues, parseMilliValue, q);
+}
+
+/** value is Quantity.Value (memoised). */
+function value(q: string | number): number {
+  return memoised(values, parseValue, q);
 }
 
 /** resourceFromList mirrors NewResource(rl): cpu as MilliValue, everything else as Value. */
@@ -217,6 +253,21 @@ export function podRequestFor(pod: Pod, name: string, nonMissing: boolean): numb
   return reqs;
 }
 
+// addScalarRequests adds the pod's request of each extended resource these containers name that
+// is not in r yet. Most pods have none, so the map is only created when one is found.
+function addScalarRequests(r: PodRequests, pod: Pod, containers: readonly Container[]): void {
+  for (const c of containers) {
+    const req = c.resources?.requests;
+    if (!req) continue;
+    for (const n in req) {
+      if (n === 'cpu' || n === 'memory' || n === 'ephemeral-storage' || !isScalarResourceName(n))
+        continue;
+      r.scalarResources ??= new Map();
+      if (!r.scalarResources.has(n)) r.scalarResources.set(n, podRequestFor(pod, n, false));
+    }
+  }
+}
+
 /** computePodRequests returns the pod's requests for every resource it names. */
 export function computePodRequests(pod: Pod, nonMissing: boolean): PodRequests {
   const r: PodRequests = {
@@ -225,16 +276,9 @@ export function computePodRequests(pod: Pod, nonMissing: boolean): PodRequests {
     ephemeralStorage: podRequestFor(pod, 'ephemeral-storage', false),
     scalarResources: null,
   };
-  const names = new Set<string>();
-  for (const c of pod.spec.containers) for (const n in c.resources?.requests ?? {}) names.add(n);
-  for (const c of pod.spec.initContainers ?? [])
-    for (const n in c.resources?.requests ?? {}) names.add(n);
-  for (const n of names) {
-    if (n === 'cpu' || n === 'memory' || n === 'ephemeral-storage' || !isScalarResourceName(n))
-      continue;
-    r.scalarResources ??= new Map();
-    r.scalarResources.set(n, podRequestFor(pod, n, false));
-  }
+  // Extended resources, in the order the containers (then the init containers) name them.
+  addScalarRequests(r, pod, pod.spec.containers);
+  if (pod.spec.initContainers) addScalarRequests(r, pod, pod.spec.initContainers);
   return r;
 }
 
@@ -319,17 +363,37 @@ function newWeightedTerm(pod: Pod, t: WeightedPodAffinityTerm): WeightedAffinity
   return { ...newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight };
 }
 
+// Most pods have no host ports and no affinity terms: they share these empty lists (never
+// modified).
+const NO_HOST_PORTS: HostPort[] = Object.freeze([]) as unknown as HostPort[];
+const NO_TERMS: AffinityTerm[] = Object.freeze([]) as unknown as AffinityTerm[];
+const NO_WEIGHTED_TERMS: WeightedAffinityTerm[] = Object.freeze(
+  [],
+) as unknown as WeightedAffinityTerm[];
+
+function affinityTerms(pod: Pod, terms: PodAffinityTerm[] | undefined): AffinityTerm[] {
+  return terms && terms.length > 0 ? terms.map((t) => newAffinityTerm(pod, t)) : NO_TERMS;
+}
+
+function weightedTerms(
+  pod: Pod,
+  terms: WeightedPodAffinityTerm[] | undefined,
+): WeightedAffinityTerm[] {
+  return terms && terms.length > 0 ? terms.map((t) => newWeightedTerm(pod, t)) : NO_WEIGHTED_TERMS;
+}
+
 /** newPodInfo mirrors framework.NewPodInfo, plus the per-pod resource sums. */
 export function newPodInfo(pod: Pod): PodInfo {
   const requests = computePodRequests(pod, false);
   const aff = pod.spec.affinity;
   const pa = aff?.podAffinity;
   const paa = aff?.podAntiAffinity;
-  const hostPorts: HostPort[] = [];
+  let hostPorts = NO_HOST_PORTS;
   for (const c of pod.spec.containers) {
     for (const p of c.ports ?? []) {
       if (p.hostPort && p.hostPort > 0) {
         const protocol = p.protocol ?? 'TCP';
+        if (hostPorts === NO_HOST_PORTS) hostPorts = [];
         hostPorts.push({ protocol, port: p.hostPort, key: `${protocol}/${p.hostPort}` });
       }
     }
@@ -346,17 +410,15 @@ export function newPodInfo(pod: Pod): PodInfo {
     nonZeroMilliCPU: podRequestFor(pod, 'cpu', true),
     nonZeroMemory: podRequestFor(pod, 'memory', true),
     hostPorts,
-    requiredAffinityTerms: (pa?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) =>
-      newAffinityTerm(pod, t),
+    requiredAffinityTerms: affinityTerms(pod, pa?.requiredDuringSchedulingIgnoredDuringExecution),
+    requiredAntiAffinityTerms: affinityTerms(
+      pod,
+      paa?.requiredDuringSchedulingIgnoredDuringExecution,
     ),
-    requiredAntiAffinityTerms: (paa?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map(
-      (t) => newAffinityTerm(pod, t),
-    ),
-    preferredAffinityTerms: (pa?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t) =>
-      newWeightedTerm(pod, t),
-    ),
-    preferredAntiAffinityTerms: (paa?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map(
-      (t) => newWeightedTerm(pod, t),
+    preferredAffinityTerms: weightedTerms(pod, pa?.preferredDuringSchedulingIgnoredDuringExecution),
+    preferredAntiAffinityTerms: weightedTerms(
+      pod,
+      paa?.preferredDuringSchedulingIgnoredDuringExecution,
     ),
     hasAffinity: !!aff && (!!pa || !!paa),
     hasRequiredAntiAffinity:

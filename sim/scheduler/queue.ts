@@ -139,13 +139,16 @@ export interface QueuedPodInfo {
   /** attempts counts the scheduling attempts (incremented by pop). */
   attempts: number;
   /** unschedulablePlugins are the plugins that rejected the pod in its last attempt. */
-  unschedulablePlugins: Set<string>;
+  unschedulablePlugins: ReadonlySet<string>;
   /** seq breaks ties between equal timestamps in arrival order. */
   seq: number;
   heapIndex: number;
   /** cause is the trace seq of what last put the pod in the queue (sim bookkeeping for "Why?"). */
   cause: number;
 }
+
+// noPlugins is the empty set of rejecting plugins, shared (sets of them are replaced, never modified).
+const noPlugins: ReadonlySet<string> = new Set();
 
 /** Heap is a binary heap that tracks each item's position, so items can be removed or fixed. */
 class Heap {
@@ -307,7 +310,7 @@ export class PriorityQueue {
       timestamp: this.sim.now(),
       initialAttemptTimestamp: undefined,
       attempts: 0,
-      unschedulablePlugins: new Set(),
+      unschedulablePlugins: noPlugins,
       seq: ++this.seq,
       heapIndex: -1,
       cause: this.sim.cause,
@@ -423,7 +426,7 @@ export class PriorityQueue {
     this.byUid.delete(p.podInfo.uid);
     p.attempts++;
     // The set of unschedulable plugins is reset for the next attempt.
-    p.unschedulablePlugins = new Set();
+    p.unschedulablePlugins = noPlugins;
     this.schedulingCycle++;
     p.initialAttemptTimestamp ??= this.sim.now();
     return p;

@@ -69,15 +69,41 @@ export class Framework {
   readonly preScorePlugins: PreScorePlugin[] = [];
   readonly scorePlugins: ScorePlugin[] = [];
   readonly scoreWeights = new Map<string, number>();
+  // weights[p] is scorePlugins[p]'s weight (scoreWeights by index, for the per-cycle loop).
+  private readonly weights: number[] = [];
+  // filtersBySkipped caches state.filters by the bit set of PreFilter plugins (by index; a profile
+  // has far fewer than 32) that returned Skip.
+  private readonly filtersBySkipped = new Map<number, FilterPlugin[]>();
   readonly hasPostFilter: boolean;
   readonly handle: Handle;
   private totalsBuffer = new Float64Array(0);
   private scoreBuffers: Float64Array[] = [];
+  // Views of the buffers' first viewLength entries, rebuilt only when the node count changes
+  // (it rarely does: numFeasibleNodesToFind is steady), so a cycle allocates no typed arrays.
+  private viewLength = -1;
+  private totalsView = new Float64Array(0);
+  private scoreViews: Float64Array[] = [];
+  // The outcome is reused from cycle to cycle, like the buffers it points into.
+  private readonly outcome: ScoreOutcome = {
+    plugins: [],
+    weights: [],
+    scores: [],
+    totals: new Float64Array(0),
+  };
 
   private growScoreBuffers(n: number): void {
     const size = Math.max(n, 2 * this.totalsBuffer.length, 64);
     this.totalsBuffer = new Float64Array(size);
     this.scoreBuffers = this.scorePlugins.map(() => new Float64Array(size));
+    this.viewLength = -1;
+  }
+
+  private scoreViewsFor(n: number): void {
+    if (this.totalsBuffer.length < n) this.growScoreBuffers(n);
+    if (this.viewLength === n) return;
+    this.totalsView = this.totalsBuffer.subarray(0, n);
+    this.scoreViews = this.scoreBuffers.map((b) => b.subarray(0, n));
+    this.viewLength = n;
   }
 
   constructor(profile: Profile, registry: Registry, handle: Handle) {
@@ -101,6 +127,7 @@ export class Framework {
       }
     }
     this.hasPostFilter = hasPostFilter;
+    for (const p of this.scorePlugins) this.weights.push(this.scoreWeights.get(p.name) ?? 1);
   }
 
   /**
@@ -111,10 +138,13 @@ export class Framework {
   runPreFilterPlugins(state: CycleState, pod: PodInfo): PreFilterOutcome {
     let result: PreFilterResult | null = null;
     const pluginsWithNodes: string[] = [];
-    for (const pl of this.preFilterPlugins) {
+    let skipped = 0;
+    for (let i = 0; i < this.preFilterPlugins.length; i++) {
+      const pl = this.preFilterPlugins[i];
       const { status, result: r } = pl.preFilter(state, pod, this.handle);
       if (status && status.code === Code.Skip) {
         state.skipFilterPlugins.add(pl.name);
+        skipped |= 1 << i;
         continue;
       }
       if (status && status.code !== Code.Success) {
@@ -144,8 +174,14 @@ export class Framework {
         }
       }
     }
-    // The filters to run this cycle, in profile order, without the skipped ones.
-    state.filters = this.filterPlugins.filter((p) => !state.skipFilterPlugins.has(p.name));
+    // The filters to run this cycle, in profile order, without the skipped ones. The list
+    // depends only on which PreFilter plugins skipped, so it is built once per combination.
+    let filters = this.filtersBySkipped.get(skipped);
+    if (!filters) {
+      filters = this.filterPlugins.filter((p) => !state.skipFilterPlugins.has(p.name));
+      this.filtersBySkipped.set(skipped, filters);
+    }
+    state.filters = filters;
     return { result, status: null, pluginsWithNodes, unschedulablePlugins: noPlugins };
   }
 
@@ -226,22 +262,25 @@ export class Framework {
    * they throw.
    */
   runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): ScoreOutcome {
-    const plugins: ScorePlugin[] = [];
-    const weights: number[] = [];
-    const scores: Float64Array[] = [];
+    const out = this.outcome;
+    // The lists are overwritten in place and cut to length at the end: emptying them first
+    // would drop their storage, and pushing would allocate it again every cycle.
+    const { plugins, weights, scores } = out;
+    let ran = 0;
     const n = nodes.length;
-    if (this.totalsBuffer.length < n) this.growScoreBuffers(n);
-    const totals = this.totalsBuffer.subarray(0, n);
+    this.scoreViewsFor(n);
+    const totals = this.totalsView;
     totals.fill(0);
+    out.totals = totals;
     for (let p = 0; p < this.scorePlugins.length; p++) {
       const pl = this.scorePlugins[p];
-      if (state.skipScorePlugins.has(pl.name)) continue;
+      if (state.skipScorePlugins.size > 0 && state.skipScorePlugins.has(pl.name)) continue;
       // Score buffers are reused from cycle to cycle; they are valid until the next cycle.
-      const list = this.scoreBuffers[p].subarray(0, n);
+      const list = this.scoreViews[p];
       if (pl.scoreNodes) pl.scoreNodes(state, pod, nodes, list);
       else for (let i = 0; i < n; i++) list[i] = pl.score(state, pod, nodes[i]);
       if (pl.normalizeScore) pl.normalizeScore(state, pod, list, nodes);
-      const w = this.scoreWeights.get(pl.name) ?? 1;
+      const w = this.weights[p];
       for (let i = 0; i < n; i++) {
         const s = list[i];
         if (s > MaxNodeScore || s < MinNodeScore) {
@@ -251,11 +290,15 @@ export class Framework {
         }
         totals[i] += s * w;
       }
-      plugins.push(pl);
-      weights.push(w);
-      scores.push(list);
+      plugins[ran] = pl;
+      weights[ran] = w;
+      scores[ran] = list;
+      ran++;
     }
-    return { plugins, weights, scores, totals };
+    plugins.length = ran;
+    weights.length = ran;
+    scores.length = ran;
+    return out;
   }
 }
 

@@ -393,15 +393,16 @@ export class Scheduler {
     const assumedPod: Pod = { ...pod, spec: { ...pod.spec, nodeName: result.suggestedHost } };
     const assumedPodInfo: PodInfo = { ...qp.podInfo, pod: assumedPod };
     this.cache.assumePod(assumedPodInfo);
-    this.sim.record({
-      kind: 'select',
-      from: Scheduler.NAME,
-      to: Scheduler.NAME,
-      pod: `${qp.podInfo.namespace}/${pod.metadata.name}`,
-      node: result.suggestedHost,
-      feasibleNodes: result.feasibleNodes,
-      evaluatedNodes: result.evaluatedNodes,
-    });
+    if (this.sim.records('select'))
+      this.sim.record({
+        kind: 'select',
+        from: Scheduler.NAME,
+        to: Scheduler.NAME,
+        pod: `${qp.podInfo.namespace}/${pod.metadata.name}`,
+        node: result.suggestedHost,
+        feasibleNodes: result.feasibleNodes,
+        evaluatedNodes: result.evaluatedNodes,
+      });
     this.bindingCycle(qp, assumedPod, result.suggestedHost);
   }
 

@@ -73,11 +73,13 @@ export function sumImageScores(s: ImageLocalityState, nodeInfo: NodeInfo): numbe
 export const ImageLocality: PreScorePlugin & ScorePlugin = {
   name: Name,
   preScore(state: CycleState, pod: PodInfo, _nodes, h: Handle) {
-    const images: (ImageStateSummary | undefined)[] = [];
-    for (const c of pod.pod.spec.initContainers ?? [])
-      images.push(h.imageState(normalizedImageName(c.image)));
-    for (const c of pod.pod.spec.containers)
-      images.push(h.imageState(normalizedImageName(c.image)));
+    // Sized up front: pushing onto an empty list would allocate spare room every cycle.
+    const inits = pod.pod.spec.initContainers ?? [];
+    const containers = pod.pod.spec.containers;
+    const images = new Array<ImageStateSummary | undefined>(inits.length + containers.length);
+    let k = 0;
+    for (const c of inits) images[k++] = h.imageState(normalizedImageName(c.image));
+    for (const c of containers) images[k++] = h.imageState(normalizedImageName(c.image));
     const totalNumNodes = h.nodeInfos().length;
     const s: ImageLocalityState = {
       images,

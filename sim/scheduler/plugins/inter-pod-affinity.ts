@@ -5,6 +5,8 @@ import {
   Code,
   CycleState,
   MaxNodeScore,
+  PreFilterSkip,
+  PreFilterSuccess,
   SkipStatus,
   Status,
   stateKey,
@@ -248,6 +250,14 @@ export function preScore(
   h: Handle,
   hardPodAffinityWeight = DefaultHardPodAffinityWeight,
 ): IpaPreScoreState | null {
+  // Nothing can contribute without preferred terms on the pod or affinity on an existing pod
+  // (upstream's hasConstraints check): skip before building anything.
+  if (
+    pod.preferredAffinityTerms.length === 0 &&
+    pod.preferredAntiAffinityTerms.length === 0 &&
+    h.havePodsWithAffinityList().length === 0
+  )
+    return null;
   const m: TopologyToMatchedTermCount = new Map();
   let touched = false;
   // The incoming pod's preferred (anti-)affinity terms against every existing pod, counted per node.
@@ -316,16 +326,21 @@ export function normalizeScore(s: IpaPreScoreState, scores: ScoreList): void {
 export const InterPodAffinity: PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin = {
   name: Name,
   preFilter(state: CycleState, pod: PodInfo, h: Handle) {
-    const existingAntiAffinityCounts = getExistingAntiAffinityCounts(
-      pod,
-      h.havePodsWithRequiredAntiAffinityList(),
-    );
+    const withAntiAffinity = h.havePodsWithRequiredAntiAffinityList();
+    // The usual case, no (anti-)affinity anywhere, skips without building the counts.
+    if (
+      withAntiAffinity.length === 0 &&
+      pod.requiredAffinityTerms.length === 0 &&
+      pod.requiredAntiAffinityTerms.length === 0
+    )
+      return PreFilterSkip;
+    const existingAntiAffinityCounts = getExistingAntiAffinityCounts(pod, withAntiAffinity);
     if (
       existingAntiAffinityCounts.size === 0 &&
       pod.requiredAffinityTerms.length === 0 &&
       pod.requiredAntiAffinityTerms.length === 0
     ) {
-      return { status: SkipStatus };
+      return PreFilterSkip;
     }
     const [affinityCounts, antiAffinityCounts] = getIncomingAffinityAntiAffinityCounts(pod, h);
     const s: IpaPreFilterState = {
@@ -335,7 +350,7 @@ export const InterPodAffinity: PreFilterPlugin & FilterPlugin & PreScorePlugin &
       podInfo: pod,
     };
     state.write(preFilterStateKey, s);
-    return { status: null };
+    return PreFilterSuccess;
   },
   filter(state, _pod, nodeInfo) {
     const s = state.read<IpaPreFilterState>(preFilterStateKey);

@@ -12,6 +12,8 @@ import {
   Code,
   CycleState,
   MaxNodeScore,
+  PreFilterSkip,
+  PreFilterSuccess,
   SkipStatus,
   Status,
   stateKey,
@@ -225,11 +227,11 @@ export const NodeAffinity: PreFilterPlugin & FilterPlugin & PreScorePlugin & Sco
     const noNodeAffinity = !affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
     if (noNodeAffinity && pod.pod.spec.nodeSelector === undefined) {
       // NodeAffinity Filter has nothing to do with the Pod.
-      return { status: SkipStatus };
+      return PreFilterSkip;
     }
     state.write(preFilterStateKey, getRequiredNodeAffinity(pod.pod));
     const names = preFilterNodeNames(pod.pod);
-    if (names === null) return { status: null };
+    if (names === null) return PreFilterSuccess;
     if (names.size === 0)
       return { status: new Status(Code.UnschedulableAndUnresolvable, [errReasonConflict], Name) };
     const result: PreFilterResult = { nodeNames: names };

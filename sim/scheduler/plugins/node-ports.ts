@@ -3,7 +3,8 @@
 import {
   Code,
   CycleState,
-  SkipStatus,
+  PreFilterSkip,
+  PreFilterSuccess,
   Status,
   stateKey,
   type FilterPlugin,
@@ -37,9 +38,9 @@ export const NodePorts: PreFilterPlugin & FilterPlugin = {
   name: Name,
   preFilter(state: CycleState, pod: PodInfo) {
     // getContainerPorts: the pod asks for no host port, so Filter has nothing to check.
-    if (pod.hostPorts.length === 0) return { status: SkipStatus };
+    if (pod.hostPorts.length === 0) return PreFilterSkip;
     state.write(preFilterStateKey, pod.hostPorts);
-    return { status: null };
+    return PreFilterSuccess;
   },
   filter(state, _pod, nodeInfo) {
     const want = state.read<HostPort[]>(preFilterStateKey) ?? [];

@@ -5,6 +5,7 @@ import {
   Code,
   CycleState,
   MaxNodeScore,
+  PreFilterSuccess,
   Status,
   stateKey,
   type FilterPlugin,
@@ -211,7 +212,7 @@ export const NodeResourcesFit: PreFilterPlugin & FilterPlugin & PreScorePlugin &
   preFilter(state: CycleState, pod: PodInfo) {
     // computePodResourceRequest: the pod's effective requests (PodInfo has them precomputed).
     state.write(preFilterStateKey, pod.requests);
-    return { status: null };
+    return PreFilterSuccess;
   },
   filter(state, pod, nodeInfo) {
     return filter(state.read<PodRequests>(preFilterStateKey) ?? pod.requests, nodeInfo);

@@ -9,6 +9,8 @@ import {
   LabelHostname,
   LabelTopologyZone,
   MaxNodeScore,
+  PreFilterSkip,
+  PreFilterSuccess,
   SkipStatus,
   Status,
   numZoneIds,
@@ -91,8 +93,19 @@ export function buildDefaultConstraints(
   if (defaults.length === 0) return [];
   const selector = h.defaultSelector(pod);
   if (selector.empty) return [];
-  return defaults.map((c) => ({ ...c, selector }));
+  // The list is built once per selector object (selectors are immutable and the default
+  // selectors are cached), and shared: constraint lists are never modified.
+  const cache = action === 'ScheduleAnyway' ? scheduleAnywayBySelector : doNotScheduleBySelector;
+  let out = cache.get(selector);
+  if (!out) {
+    out = defaults.map((c) => ({ ...c, selector }));
+    cache.set(selector, out);
+  }
+  return out;
 }
+
+const scheduleAnywayBySelector = new WeakMap<Selector, TopologySpreadConstraintInternal[]>();
+const doNotScheduleBySelector = new WeakMap<Selector, TopologySpreadConstraintInternal[]>();
 
 const defaultScheduleAnyway = filterTopologySpreadConstraints(
   systemDefaultConstraints,
@@ -182,13 +195,20 @@ function updateCriticalPaths(p: [CriticalPath, CriticalPath], tpVal: string, num
   }
 }
 
-/** calPreFilterState mirrors calPreFilterState: match counts per topology pair over all eligible nodes. */
-export function calPreFilterState(pod: PodInfo, h: Handle): PtsPreFilterState {
+/** preFilterConstraints are the pod's DoNotSchedule constraints, or the default ones. */
+function preFilterConstraints(pod: PodInfo, h: Handle): TopologySpreadConstraintInternal[] {
   const spec = pod.pod.spec.topologySpreadConstraints;
-  const constraints =
-    spec && spec.length > 0
-      ? filterTopologySpreadConstraints(spec, 'DoNotSchedule')
-      : buildDefaultConstraints(pod, 'DoNotSchedule', h);
+  return spec && spec.length > 0
+    ? filterTopologySpreadConstraints(spec, 'DoNotSchedule')
+    : buildDefaultConstraints(pod, 'DoNotSchedule', h);
+}
+
+/** calPreFilterState mirrors calPreFilterState: match counts per topology pair over all eligible nodes. */
+export function calPreFilterState(
+  pod: PodInfo,
+  h: Handle,
+  constraints = preFilterConstraints(pod, h),
+): PtsPreFilterState {
   const s: PtsPreFilterState = {
     constraints,
     tpKeyToCriticalPaths: new Map(),
@@ -267,12 +287,15 @@ export interface PtsPreScoreState {
   constraints: TopologySpreadConstraintInternal[];
   /** kinds[i]: 0 for kubernetes.io/hostname, 1 for topology.kubernetes.io/zone, 2 for any other key. */
   kinds: number[];
-  ignoredNodes: Set<NodeInfo>;
+  ignoredNodes: ReadonlySet<NodeInfo>;
   /** topologyValueToPodCounts[i] maps a topology value to its matching pods (other keys). */
   topologyValueToPodCounts: Map<string, number>[];
-  /** zoneCounts[i][zoneId] is the matching pods in a zone; zonePresent marks zones of filtered nodes. */
-  zoneCounts: (Float64Array | null)[];
-  zonePresent: (Uint8Array | null)[];
+  /**
+   * zoneCounts[i][zoneId] is the matching pods in a zone; zonePresent[i][zoneId] is 1 for the
+   * zones of filtered nodes.
+   */
+  zoneCounts: (number[] | null)[];
+  zonePresent: (number[] | null)[];
   /** hostCounts[i][nodeInfo.id] is the count for a hostname constraint (its index's dense counts). */
   hostCounts: (Float64Array | null)[];
   topologyNormalizingWeight: number[];
@@ -308,21 +331,23 @@ export function preScore(
     : buildDefaultConstraints(pod, 'ScheduleAnyway', h);
   if (constraints.length === 0) return null;
 
+  const ignored = requireAllTopologies ? new Set<NodeInfo>() : null;
   const nz = numZoneIds();
-  const kinds = constraints.map((c) =>
-    c.topologyKey === LabelHostname ? 0 : c.topologyKey === LabelTopologyZone ? 1 : 2,
-  );
+  const kinds = constraints.map(constraintKind);
+  // Zone counts are small plain arrays: this runs every cycle, and typed arrays cost far more to
+  // allocate. The lists are built with map() so that each has exactly one slot per constraint.
   const s: PtsPreScoreState = {
     constraints,
     kinds,
-    ignoredNodes: new Set(),
+    // Only constraints requiring every topology key ignore nodes; otherwise the set stays empty.
+    ignoredNodes: ignored ?? noIgnoredNodes,
     topologyValueToPodCounts: kinds.map((k) => (k === 2 ? new Map<string, number>() : noCounts)),
-    zoneCounts: kinds.map((k) => (k === 1 ? new Float64Array(nz) : null)),
-    zonePresent: kinds.map((k) => (k === 1 ? new Uint8Array(nz) : null)),
+    zoneCounts: kinds.map((k) => (k === 1 ? new Array<number>(nz).fill(0) : null)),
+    zonePresent: kinds.map((k) => (k === 1 ? new Array<number>(nz).fill(0) : null)),
     hostCounts: kinds.map(() => null),
-    topologyNormalizingWeight: [],
+    topologyNormalizingWeight: kinds.map(() => 0),
   };
-  const topoSize = constraints.map(() => 0);
+  const topoSize = kinds.map(() => 0);
   const needLoop = requireAllTopologies || kinds.some((k) => k !== 0);
   // Without ignored nodes or generic keys, the loop only counts zones: it can stop once every
   // zone known to the simulator has been seen.
@@ -332,7 +357,7 @@ export function preScore(
       if (canStopEarly && n > 0 && allZonesSeen(kinds, topoSize, nz)) break;
       const nodeInfo = filteredNodes[n];
       if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(nodeInfo.labels, constraints)) {
-        s.ignoredNodes.add(nodeInfo);
+        ignored!.add(nodeInfo);
         continue;
       }
       for (let i = 0; i < constraints.length; i++) {
@@ -358,7 +383,7 @@ export function preScore(
   }
   for (let i = 0; i < constraints.length; i++) {
     const size = kinds[i] === 0 ? filteredNodes.length - s.ignoredNodes.size : topoSize[i];
-    s.topologyNormalizingWeight.push(topologyNormalizingWeight(size));
+    s.topologyNormalizingWeight[i] = topologyNormalizingWeight(size);
   }
 
   // processAllNode: add each node's matching pods to its topology value. Nodes without matching
@@ -403,25 +428,34 @@ export function preScore(
 
 const noCounts: Map<string, number> = new Map();
 
+/** constraintKind is a constraint's entry in PtsPreScoreState.kinds. */
+function constraintKind(c: TopologySpreadConstraintInternal): number {
+  return c.topologyKey === LabelHostname ? 0 : c.topologyKey === LabelTopologyZone ? 1 : 2;
+}
+
+const noIgnoredNodes: ReadonlySet<NodeInfo> = new Set();
+
 // Per-constraint scratch arrays holding a small index's counts by node id for one cycle; the ids
 // written are reset before the next use.
-const scratch: { counts: Float64Array; touched: number[] }[] = [];
+const scratch: { counts: Float64Array; touched: number[]; numTouched: number }[] = [];
 
 function hostScratch(i: number, index: PodCountIndex): Float64Array {
   let sc = scratch[i];
-  if (!sc) scratch[i] = sc = { counts: new Float64Array(64), touched: [] };
-  for (const id of sc.touched) sc.counts[id] = 0;
-  sc.touched.length = 0;
-  for (const [nodeInfo, count] of index.perNode) {
+  if (!sc) scratch[i] = sc = { counts: new Float64Array(64), touched: [], numTouched: 0 };
+  for (let k = 0; k < sc.numTouched; k++) sc.counts[sc.touched[k]] = 0;
+  sc.numTouched = 0;
+  const s = sc;
+  // forEach rather than for...of: no [node, count] entry is allocated per node.
+  index.perNode.forEach((count, nodeInfo) => {
     const id = nodeInfo.id;
-    if (id >= sc.counts.length) {
-      const grown = new Float64Array(Math.max(2 * sc.counts.length, id + 1));
-      grown.set(sc.counts);
-      sc.counts = grown;
+    if (id >= s.counts.length) {
+      const grown = new Float64Array(Math.max(2 * s.counts.length, id + 1));
+      grown.set(s.counts);
+      s.counts = grown;
     }
-    sc.counts[id] = count;
-    sc.touched.push(id);
-  }
+    s.counts[id] = count;
+    s.touched[s.numTouched++] = id;
+  });
   return sc.counts;
 }
 
@@ -496,10 +530,11 @@ export function normalizeScore(
 export const PodTopologySpread: PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin = {
   name: Name,
   preFilter(state: CycleState, pod: PodInfo, h: Handle) {
-    const s = calPreFilterState(pod, h);
-    if (s.constraints.length === 0) return { status: SkipStatus };
-    state.write(preFilterStateKey, s);
-    return { status: null };
+    // Without constraints (the usual case: no DoNotSchedule defaults) no state is built.
+    const constraints = preFilterConstraints(pod, h);
+    if (constraints.length === 0) return PreFilterSkip;
+    state.write(preFilterStateKey, calPreFilterState(pod, h, constraints));
+    return PreFilterSuccess;
   },
   filter(state, pod, nodeInfo) {
     const s = state.read<PtsPreFilterState>(preFilterStateKey);
