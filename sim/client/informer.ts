@@ -111,8 +111,8 @@ export class Informer<T extends AnyObject> implements Lister<T> {
   private readonly opts: ListOptions;
   /** shared informers trace deliveries per reader (readers) instead of per stream. */
   private readonly shared: boolean;
-  /** readers are the components that asked for a shared informer, in the order they asked. */
-  private readonly readers: string[] = [];
+  /** readers are the components that asked for a shared informer, in the order they asked, each with its handlers. */
+  private readonly readers: { readonly name: string; readonly handlers: EventHandler<T>[] }[] = [];
   private readonly cache = new Map<string, CacheEntry<T>>();
   private readonly handlers: Registration<T>[] = [];
   private readonly indexers: { name: string; fn: IndexFunc<T>; index: Map<string, Bucket<T>> }[] = [];
@@ -133,14 +133,20 @@ export class Informer<T extends AnyObject> implements Lister<T> {
 
   /** addReader notes a component reading a shared informer (its deliveries are traced to it). */
   addReader(owner: string): this {
-    if (!this.readers.includes(owner)) this.readers.push(owner);
+    this.readerNamed(owner);
     return this;
+  }
+
+  private readerNamed(name: string): { readonly name: string; readonly handlers: EventHandler<T>[] } {
+    let r = this.readers.find((x) => x.name === name);
+    if (!r) this.readers.push((r = { name, handlers: [] }));
+    return r;
   }
 
   /** addEventHandler registers h for owner (by default the informer's own client). */
   addEventHandler(h: EventHandler<T>, owner = this.client.user): this {
     this.handlers.push({ owner, handler: h });
-    if (this.shared) this.addReader(owner);
+    if (this.shared) this.readerNamed(owner).handlers.push(h);
     return this;
   }
 
@@ -267,9 +273,9 @@ export class Informer<T extends AnyObject> implements Lister<T> {
     const cause = api.sim.cause;
     for (const reader of this.readers) {
       api.sim.cause = cause;
-      const seq = api.traceWatch(reader, type, this.resource, obj, revision);
+      const seq = api.traceWatch(reader.name, type, this.resource, obj, revision);
       api.sim.cause = seq || cause;
-      for (const r of this.handlers) if (r.owner === reader) notify(r.handler, type, old, obj);
+      for (const h of reader.handlers) notify(h, type, old, obj);
     }
     api.sim.cause = cause;
   }

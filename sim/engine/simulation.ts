@@ -71,7 +71,8 @@ export class Simulation {
     if (this.traceLevel === 'requests' && entry.kind !== 'request' && entry.kind !== 'command' && entry.kind !== 'fault' && entry.kind !== 'select')
       return 0;
     const seq = ++this.traceSeq;
-    const full = Object.assign({ t: this.clock.nowMs / 1000, seq }, entry) as TraceEntry;
+    // A spread builds the entry in one go (Object.assign adds the fields one by one).
+    const full = { t: this.clock.nowMs / 1000, seq, ...entry } as TraceEntry;
     if (full.cause === undefined && this.cause) full.cause = this.cause;
     this.trace.push(full);
     return seq;

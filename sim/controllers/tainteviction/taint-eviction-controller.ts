@@ -83,6 +83,9 @@ function sameTolerations(
   a: readonly Toleration[] | undefined,
   b: readonly Toleration[] | undefined,
 ): boolean {
+  // Pod spec is immutable but for tolerations, and an update that leaves them alone keeps the
+  // same array in the stored object, so identity answers most calls without serializing.
+  if (a === b) return true;
   return JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 }
 
