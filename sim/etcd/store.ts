@@ -30,51 +30,54 @@ export interface TxnResult<V = unknown> {
 
 type Watcher = { prefix: string; cb: (ev: WatchEvent) => void };
 
-// Slot holds a key's current KeyValue; kvs and the key's bucket share it, so that an update
-// replaces the value in both by one assignment.
+// Slot holds a key's current KeyValue, so that an update replaces the value by one assignment.
 type Slot = { kv: KeyValue };
+
+/** Bucket holds the keys that share their first two path segments (/registry/pods/). */
+type Bucket = { readonly prefix: string; readonly slots: Map<string, Slot> };
 
 /** EtcdStore is the cluster's only persistent state. */
 export class EtcdStore {
   /** revision is the store's global revision; etcd starts a new cluster at 1. */
   revision = 1;
-  /** kvs holds every key, for point reads and writes. */
-  private readonly kvs = new Map<string, Slot>();
-  /** buckets holds the same slots grouped by bucketOf, for ranges. */
-  private readonly buckets = new Map<string, Map<string, Slot>>();
+  // Keys are kept by bucket only (one map entry per key: at scale there are a million keys), and
+  // a key's bucket is found by comparing its prefix with the dozen or so buckets, without cutting
+  // the key; the bucket used last is tried first.
+  private readonly buckets: Bucket[] = [];
+  private last: Bucket | undefined;
   private readonly watchers: Watcher[] = [];
   /** down makes every request fail, as when the etcd member is stopped. */
   down = false;
 
-  // bucketOf groups keys by their first two path segments (/registry/pods/), so a range over
-  // one resource touches only that resource's keys. Only writes that add or remove a key and
-  // ranges need it: reads and updates go to kvs, without cutting the key.
-  private bucketOf(key: string): Map<string, Slot> {
+  // bucketOf finds (or makes) the bucket of a key: its first two path segments (/registry/pods/),
+  // so that a range over one resource touches only that resource's keys.
+  private bucketOf(key: string): Bucket {
     const i = key.indexOf('/', key.indexOf('/', 1) + 1);
-    const b = i < 0 ? key : key.slice(0, i + 1);
-    let m = this.buckets.get(b);
-    if (!m) {
-      m = new Map();
-      this.buckets.set(b, m);
-    }
-    return m;
+    const n = i < 0 ? key.length : i + 1;
+    const last = this.last;
+    if (last && last.prefix.length === n && key.startsWith(last.prefix)) return last;
+    for (const b of this.buckets)
+      if (b.prefix.length === n && key.startsWith(b.prefix)) return (this.last = b);
+    const b: Bucket = { prefix: key.slice(0, n), slots: new Map() };
+    this.buckets.push(b);
+    return (this.last = b);
   }
 
   get<V>(key: string): KeyValue<V> | undefined {
-    return this.kvs.get(key)?.kv as KeyValue<V> | undefined;
+    return this.bucketOf(key).slots.get(key)?.kv as KeyValue<V> | undefined;
   }
 
   /** range returns every key with the prefix, sorted by key as etcd returns them. */
   range<V>(prefix: string): KeyValue<V>[] {
     const out: KeyValue<V>[] = [];
-    for (const [k, slot] of this.bucketOf(prefix)) if (k.startsWith(prefix)) out.push(slot.kv as KeyValue<V>);
+    for (const [k, slot] of this.bucketOf(prefix).slots) if (k.startsWith(prefix)) out.push(slot.kv as KeyValue<V>);
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   /** count returns how many keys have the prefix. */
   count(prefix: string): number {
     let n = 0;
-    for (const k of this.bucketOf(prefix).keys()) if (k.startsWith(prefix)) n++;
+    for (const k of this.bucketOf(prefix).slots.keys()) if (k.startsWith(prefix)) n++;
     return n;
   }
 
@@ -83,20 +86,19 @@ export class EtcdStore {
    * makeValue receives the revision the write will commit at, so the stored object can carry it.
    */
   create<V>(key: string, makeValue: (rev: number) => V): TxnResult<V> {
-    const cur = this.kvs.get(key)?.kv as KeyValue<V> | undefined;
+    const slots = this.bucketOf(key).slots;
+    const cur = slots.get(key)?.kv as KeyValue<V> | undefined;
     if (cur) return { succeeded: false, revision: this.revision, current: cur };
     const rev = ++this.revision;
     const kv: KeyValue<V> = { key, value: makeValue(rev), createRevision: rev, modRevision: rev, version: 1 };
-    const slot: Slot = { kv };
-    this.kvs.set(key, slot);
-    this.bucketOf(key).set(key, slot);
+    slots.set(key, { kv });
     this.notify({ type: 'PUT', kv });
     return { succeeded: true, revision: rev, kv };
   }
 
   /** update puts key only if its modRevision equals expected (optimistic concurrency). */
   update<V>(key: string, expectedModRevision: number, makeValue: (rev: number) => V): TxnResult<V> {
-    const slot = this.kvs.get(key);
+    const slot = this.bucketOf(key).slots.get(key);
     const cur = slot?.kv as KeyValue<V> | undefined;
     if (!cur || cur.modRevision !== expectedModRevision) return { succeeded: false, revision: this.revision, current: cur };
     const rev = ++this.revision;
@@ -108,11 +110,11 @@ export class EtcdStore {
 
   /** delete removes key only if its modRevision equals expected. */
   delete<V>(key: string, expectedModRevision: number): TxnResult<V> {
-    const cur = this.kvs.get(key)?.kv as KeyValue<V> | undefined;
+    const slots = this.bucketOf(key).slots;
+    const cur = slots.get(key)?.kv as KeyValue<V> | undefined;
     if (!cur || cur.modRevision !== expectedModRevision) return { succeeded: false, revision: this.revision, current: cur };
     const rev = ++this.revision;
-    this.kvs.delete(key);
-    this.bucketOf(key).delete(key);
+    slots.delete(key);
     const kv: KeyValue<V> = { ...cur, modRevision: rev };
     this.notify({ type: 'DELETE', kv, prevKv: cur });
     return { succeeded: true, revision: rev, kv };
