@@ -620,16 +620,31 @@ export class KubeAPIServer {
 
   private deliver(resource: ResourceName, type: WatchEventType, obj: AnyObject, prev: AnyObject | undefined, revision: number): void {
     const deleted = type === 'DELETED' ? withDeleteRV(prev!, revision) : obj;
-    let targets: readonly WatchStream[] = this.watchers.get(resource) ?? [];
-    if (resource === 'pods') {
-      const a = (obj as Pod).spec?.nodeName;
-      const b = (prev as Pod | undefined)?.spec?.nodeName;
-      const byNode = this.podWatchersByNode;
-      const onA = a !== undefined ? byNode.get(a) : undefined;
-      const onB = b !== undefined && b !== a ? byNode.get(b) : undefined;
-      const unbound = a === undefined || b === undefined ? byNode.get('') : undefined;
-      if (onA?.length || onB?.length || unbound?.length) targets = [...targets, ...(onA ?? []), ...(onB ?? []), ...(unbound ?? [])];
-    }
+    const all = this.watchers.get(resource);
+    if (all) this.deliverTo(all, resource, type, obj, prev, deleted, revision);
+    if (resource !== 'pods') return;
+    // A Pod event also reaches the watchers of the nodes it is (or was) bound to, or the watchers
+    // of unbound Pods; the lists are walked in turn (a removal replaces a list, never changes it).
+    const a = (obj as Pod).spec?.nodeName;
+    const b = (prev as Pod | undefined)?.spec?.nodeName;
+    const byNode = this.podWatchersByNode;
+    const onA = a !== undefined ? byNode.get(a) : undefined;
+    const onB = b !== undefined && b !== a ? byNode.get(b) : undefined;
+    const unbound = a === undefined || b === undefined ? byNode.get('') : undefined;
+    if (onA) this.deliverTo(onA, resource, type, obj, prev, deleted, revision);
+    if (onB) this.deliverTo(onB, resource, type, obj, prev, deleted, revision);
+    if (unbound) this.deliverTo(unbound, resource, type, obj, prev, deleted, revision);
+  }
+
+  private deliverTo(
+    targets: readonly WatchStream[],
+    resource: ResourceName,
+    type: WatchEventType,
+    obj: AnyObject,
+    prev: AnyObject | undefined,
+    deleted: AnyObject,
+    revision: number,
+  ): void {
     const cause = this.sim.cause;
     const tracing = this.sim.records('watch');
     for (const s of targets) {
