@@ -102,8 +102,22 @@ export function formatMicroTime(ms: number): string {
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
 
+// Controllers read the same stored timestamps (a Lease's renewTime, a condition's heartbeat) on
+// every pass, so parsed values are memoized by their text, as formatTime memoizes the reverse.
+const parsed = new Map<string, number>();
+
 /** parseTime converts an RFC 3339 UTC timestamp back to virtual milliseconds. */
 export function parseTime(s: string): number {
+  let ms = parsed.get(s);
+  if (ms === undefined) {
+    ms = parseTimeText(s);
+    if (parsed.size >= 1024) parsed.clear();
+    parsed.set(s, ms);
+  }
+  return ms;
+}
+
+function parseTimeText(s: string): number {
   let y: number, mo: number, d: number, h: number, mi: number, sec: number, frac: string | undefined;
   // The common shapes (formatTime, formatMicroTime) are read in place; anything else by the regex.
   if (s.length >= 20 && s.length <= 30 && isFixedRFC3339(s)) {

@@ -84,6 +84,8 @@ interface ProxierConfig {
   clusterCIDR: string;
   masqueradeAll: boolean;
   masqueradeMark: number;
+  /** key is the three fields above as they appear in service block cache keys. */
+  key: string;
 }
 
 // BlockWriter collects the rules one service port contributes, grouped by chain.
@@ -137,7 +139,7 @@ function serviceBlock(
   nodeName: string,
 ): ServiceBlock {
   const node = usesLocalEndpoints(svc) ? nodeName : '';
-  const key = `${eps.key}|${cfg.clusterCIDR}|${cfg.masqueradeAll ? 1 : 0}|${cfg.masqueradeMark}|${largeClusterMode ? 1 : 0}|${node}`;
+  const key = `${eps.key}|${cfg.key}|${largeClusterMode ? 1 : 0}|${node}`;
   let byKey = blockCache.get(svc);
   if (!byKey) blockCache.set(svc, (byKey = new Map()));
   let b = byKey.get(key);
@@ -719,6 +721,12 @@ export class KubeProxy {
   private lastWritten = '';
   private lastGeneration = -1;
   private routeTable = new Map<string, RouteBase[]>();
+  /**
+   * endpointsMemo keeps, per Service ("namespace/name"), the slices of the last sync (as the
+   * index listed them) and their endpoints: a sync usually follows a change to one Service, and
+   * unchanged slices (the same cached objects) have the same endpoints.
+   */
+  private endpointsMemo = new Map<string, { slices: EndpointSlice[]; eps: ServiceEndpoints }>();
   private monitorBase = 0;
   private monitorTimer: TimerHandle | undefined;
   private unwatchFlush: (() => void) | undefined;
@@ -730,10 +738,13 @@ export class KubeProxy {
     this.clusterCIDR = opts.clusterCIDR;
     this.name = `${KubeProxy.NAME}@${opts.nodeName}`;
     this.iptables = opts.iptables ?? new NodeIptables(opts.nodeName);
+    const masqueradeAll = opts.masqueradeAll ?? false;
+    const masqueradeMark = 1 << (opts.masqueradeBit ?? 14);
     this.cfg = {
       clusterCIDR: opts.clusterCIDR,
-      masqueradeAll: opts.masqueradeAll ?? false,
-      masqueradeMark: 1 << (opts.masqueradeBit ?? 14),
+      masqueradeAll,
+      masqueradeMark,
+      key: `${opts.clusterCIDR}|${masqueradeAll ? 1 : 0}|${masqueradeMark}`,
     };
     // server.go: skip objects that ask for another proxy, and headless Services' slices.
     const labelSelector = newSelector([
@@ -883,18 +894,24 @@ export class KubeProxy {
     services.sort(cmpKey);
     const ports: { svc: ServicePortInfo; eps: ServiceEndpoints }[] = [];
     let totalEndpoints = 0;
+    const endpointsMemo = new Map<string, { slices: EndpointSlice[]; eps: ServiceEndpoints }>();
     for (const s of services) {
       const infos = deriveService(s).value;
       if (!infos.length) continue;
-      const eps = serviceEndpoints(
-        infos[0].service,
-        this.sliceInformer.byIndex('service', infos[0].service),
-      );
+      const service = infos[0].service;
+      const slices = this.sliceInformer.byIndex('service', service);
+      let memo = this.endpointsMemo.get(service);
+      if (!memo || !sameObjects(memo.slices, slices))
+        // serviceEndpoints sorts the array it is given: keep the index's order for the memo.
+        memo = { slices, eps: serviceEndpoints(service, [...slices]) };
+      endpointsMemo.set(service, memo);
+      const eps = memo.eps;
       for (const svc of infos) {
         ports.push({ svc, eps });
         totalEndpoints += eps.byPort.get(`${svc.portName}/${svc.protocol}`)?.length ?? 0;
       }
     }
+    this.endpointsMemo = endpointsMemo;
     ports.sort((a, b) => cmpPort(a.svc, b.svc));
     const largeClusterMode = totalEndpoints > largeClusterEndpointsThreshold;
 
@@ -919,7 +936,7 @@ export class KubeProxy {
     // Simplification: also on every sync in large-cluster mode (upstream: once per sync period).
     const deleteChains: string[] = [];
     for (const c of this.iptables.table('nat')!.chains.keys())
-      if (isServiceChainName(c) && !content.nat.has(c)) deleteChains.push(c);
+      if (!content.nat.has(c) && isServiceChainName(c)) deleteChains.push(c);
     deleteChains.sort();
 
     if (this.needFullSync || touched) {
@@ -981,6 +998,13 @@ function iptablesSyncPeriod(sim: Simulation): number {
 
 function routeKey(ip: string, port: number, protocol: string): string {
   return `${ip}:${port}/${protocol}`;
+}
+
+// sameObjects reports whether two lists hold the same objects in the same order.
+function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function cmpPort(a: ServicePortInfo, b: ServicePortInfo): number {

@@ -194,6 +194,12 @@ export class NodeLifecycleController {
   private readonly zoneNoExecuteTainter = new Map<string, RateLimitedTimedQueue>();
   private readonly zoneStates = new Map<string, ZoneState>();
   private readonly nodesToRetry = new Set<string>();
+  /** leaseKeys remembers each known node's Lease cache key, looked up on every pass. */
+  private readonly leaseKeys = new Map<string, string>();
+  // Scratch maps of one monitorNodeHealth pass (zone -> Ready conditions, zone -> new state),
+  // cleared at the start of each pass rather than allocated on every tick.
+  private readonly zoneToNodeConditions = new Map<string, (NodeCondition | undefined)[]>();
+  private readonly newZoneStates = new Map<string, ZoneState>();
 
   private monitorTimer: TimerHandle | undefined;
   private taintingTimer: { at: number; handle: TimerHandle } | undefined;
@@ -318,6 +324,7 @@ export class NodeLifecycleController {
     this.zoneNoExecuteTainter.clear();
     this.zoneStates.clear();
     this.nodesToRetry.clear();
+    this.leaseKeys.clear();
     this.taintingTimer?.handle.cancel();
     this.taintingTimer = undefined;
     for (const inf of [this.leases, this.nodes, this.pods]) inf.restart(NodeLifecycleController.NAME);
@@ -396,9 +403,11 @@ export class NodeLifecycleController {
         `Node ${n.metadata.name} event: Removing Node ${n.metadata.name} from Controller`,
       );
       this.knownNodeSet.delete(n.metadata.name);
+      this.leaseKeys.delete(n.metadata.name);
     }
 
-    const zoneToNodeConditions = new Map<string, (NodeCondition | undefined)[]>();
+    const zoneToNodeConditions = this.zoneToNodeConditions;
+    zoneToNodeConditions.clear();
     for (const cached of nodes) this.updateNode(cached, zoneToNodeConditions, what);
     this.handleDisruption(zoneToNodeConditions, nodes, what);
     this.scheduleTaintingPass();
@@ -518,7 +527,7 @@ export class NodeLifecycleController {
       };
     }
     // A renewed Lease always counts as a sign of life, even if status never changes.
-    const observedLease = this.leases.get(NamespaceNodeLease, name);
+    const observedLease = this.leases.getByKey(this.leaseKey(name));
     if (observedLease && (!savedLease || renewedAfter(savedLease, observedLease))) {
       nodeHealth = { ...nodeHealth, lease: observedLease, probeTimestamp: now };
     }
@@ -562,6 +571,13 @@ export class NodeLifecycleController {
       }
     }
     return { gracePeriod, observedReadyCondition, currentReadyCondition, node };
+  }
+
+  // leaseKey is the cache key of the node's Lease ("kube-node-lease/<node>"), built once per node.
+  private leaseKey(name: string): string {
+    let key = this.leaseKeys.get(name);
+    if (key === undefined) this.leaseKeys.set(name, (key = `${NamespaceNodeLease}/${name}`));
+    return key;
   }
 
   /**
@@ -861,7 +877,8 @@ export class NodeLifecycleController {
     what: string,
   ): void {
     const now = this.sim.now();
-    const newZoneStates = new Map<string, ZoneState>();
+    const newZoneStates = this.newZoneStates;
+    newZoneStates.clear();
     let allAreFullyDisrupted = true;
     for (const [k, v] of zoneToNodeConditions) {
       const [, newState] = this.computeZoneState(v);
