@@ -5,11 +5,37 @@
 // GetPodFromTemplate.
 
 import { deepClone } from '../api/clone.ts';
+import { labelSelectorAsSelector, type Selector } from '../api/labels.ts';
 import { getControllerOf, isPodActive, isPodReady, isPodTerminating } from '../api/podutil.ts';
 import { isNotFound } from '../apiserver/errors.ts';
-import type { KubeObject, OwnerReference, Pod, PodTemplateSpec, ReplicaSet } from '../api/types.ts';
+import type {
+  KubeObject,
+  LabelSelector,
+  OwnerReference,
+  Pod,
+  PodTemplateSpec,
+  ReplicaSet,
+} from '../api/types.ts';
 import { parseTime } from '../engine/clock.ts';
 import { alphanums } from '../engine/rng.ts';
+
+// ---- Selectors ----
+
+// selectors memoizes labelSelectorAsSelector per LabelSelector object.
+const selectors = new WeakMap<LabelSelector, Selector>();
+
+/**
+ * cachedSelector is labelSelectorAsSelector for the selector of an object from an informer's
+ * cache or from kube-apiserver: such objects are never mutated (a change is a new object, though
+ * one that keeps its spec shares the selector), so the parsed Selector is built once per
+ * selector rather than on every sync. Not for selectors the caller builds or changes.
+ */
+export function cachedSelector(ls: LabelSelector | undefined | null): Selector {
+  if (!ls) return labelSelectorAsSelector(ls);
+  let selector = selectors.get(ls);
+  if (!selector) selectors.set(ls, (selector = labelSelectorAsSelector(ls)));
+  return selector;
+}
 
 // ---- Pods ----
 
@@ -365,12 +391,20 @@ export function replicaSetsBySizeNewer(a: ReplicaSet, b: ReplicaSet): number {
 /** canonicalJSON serialises JSON-shaped data with object keys sorted and undefined dropped. */
 function canonicalJSON(v: unknown): string {
   if (v === null || typeof v !== 'object') return v === undefined ? 'null' : JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(',')}]`;
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) s += (i > 0 ? ',' : '') + canonicalJSON(v[i]);
+    return s + ']';
+  }
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`).join(',')}}`;
+  const keys = Object.keys(o).sort();
+  let s = '{';
+  for (const k of keys) {
+    const x = o[k];
+    if (x === undefined) continue;
+    s += (s.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalJSON(x);
+  }
+  return s + '}';
 }
 
 /** fnv32a folds bytes into a 32-bit FNV-1a hash (hash/fnv New32a). */
@@ -379,9 +413,11 @@ function fnv32a(h: number, bytes: readonly number[]): number {
   return h >>> 0;
 }
 
-/** utf8 encodes a string as UTF-8 bytes. */
-function utf8(s: string): number[] {
-  const out: number[] = [];
+/**
+ * fnv32aUTF8 is fnv32a over the UTF-8 encoding of s, folding each byte as it is encoded rather
+ * than building the byte array first.
+ */
+function fnv32aUTF8(h: number, s: string): number {
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
     if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
@@ -391,13 +427,22 @@ function utf8(s: string): number[] {
         i++;
       }
     }
-    if (c < 0x80) out.push(c);
-    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else
-      out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    if (c < 0x80) h = Math.imul(h ^ c, 0x01000193);
+    else if (c < 0x800) {
+      h = Math.imul(h ^ (0xc0 | (c >> 6)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | (c & 63)), 0x01000193);
+    } else if (c < 0x10000) {
+      h = Math.imul(h ^ (0xe0 | (c >> 12)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | ((c >> 6) & 63)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | (c & 63)), 0x01000193);
+    } else {
+      h = Math.imul(h ^ (0xf0 | (c >> 18)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | ((c >> 12) & 63)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | ((c >> 6) & 63)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | (c & 63)), 0x01000193);
+    }
   }
-  return out;
+  return h >>> 0;
 }
 
 /**
@@ -419,7 +464,7 @@ export function safeEncodeString(s: string): string {
  * value for a given template does not.
  */
 export function computeHash(template: PodTemplateSpec, collisionCount?: number): string {
-  let h = fnv32a(0x811c9dc5, utf8(canonicalJSON(template)));
+  let h = fnv32aUTF8(0x811c9dc5, canonicalJSON(template));
   if (collisionCount !== undefined && collisionCount !== null) {
     const c = collisionCount >>> 0;
     h = fnv32a(h, [c & 255, (c >>> 8) & 255, (c >>> 16) & 255, (c >>> 24) & 255, 0, 0, 0, 0]);

@@ -5,7 +5,6 @@
 // (Recreate), and reports progress in status conditions.
 
 import { deepClone, deepEqual } from '../../api/clone.ts';
-import { labelSelectorAsSelector } from '../../api/labels.ts';
 import { getControllerOf, newControllerRef } from '../../api/podutil.ts';
 import type {
   Deployment,
@@ -13,6 +12,7 @@ import type {
   DeploymentStatus,
   OwnerReference,
   Pod,
+  PodTemplateSpec,
   ReplicaSet,
 } from '../../api/types.ts';
 import { isAlreadyExists, isNotFound, newNotFound, StatusError } from '../../apiserver/errors.ts';
@@ -25,6 +25,7 @@ import { parseTime } from '../../engine/clock.ts';
 import type { Simulation } from '../../engine/simulation.ts';
 import {
   adoptPatch,
+  cachedSelector,
   claimObject,
   computeHash,
   filterActiveReplicaSets,
@@ -113,6 +114,22 @@ export class DeploymentController {
   private readonly recorder: EventRecorder;
   /** podsByOwner counts the Pods per controller UID, for deletePod's "no Pods left" check. */
   private readonly podsByOwner = new Map<string, number>();
+  /**
+   * templateMatches memoizes equalIgnoreHash(ReplicaSet template, Deployment template). A sync
+   * looks for the new ReplicaSet four times (findNewReplicaSet, as upstream), each a deep
+   * comparison of whole Pod templates; the templates compared are those of informer-cached
+   * objects (the sync's copy shares spec with the cache), which are never mutated.
+   */
+  private readonly templateMatches = new WeakMap<PodTemplateSpec, WeakMap<PodTemplateSpec, boolean>>();
+  private readonly templatesEqual = (rsTemplate: PodTemplateSpec, dTemplate: PodTemplateSpec) => {
+    // A missing template (an invalid object) cannot key a WeakMap.
+    if (!rsTemplate || !dTemplate) return equalIgnoreHash(rsTemplate, dTemplate);
+    let byRS = this.templateMatches.get(dTemplate);
+    if (!byRS) this.templateMatches.set(dTemplate, (byRS = new WeakMap()));
+    let eq = byRS.get(rsTemplate);
+    if (eq === undefined) byRS.set(rsTemplate, (eq = equalIgnoreHash(rsTemplate, dTemplate)));
+    return eq;
+  };
 
   constructor(sim: Simulation, client: Client, informers = new SharedInformerFactory(client)) {
     this.sim = sim;
@@ -194,7 +211,7 @@ export class DeploymentController {
   private getDeploymentsForReplicaSet(rs: ReplicaSet): Deployment[] {
     if (!rs.metadata.labels || Object.keys(rs.metadata.labels).length === 0) return [];
     return this.dInformer.list(undefined, rs.metadata.namespace).filter((d) => {
-      const selector = labelSelectorAsSelector(d.spec.selector);
+      const selector = cachedSelector(d.spec.selector);
       return !selector.empty && selector.matches(rs.metadata.labels);
     });
   }
@@ -297,8 +314,8 @@ export class DeploymentController {
   syncDeployment(key: string): void {
     const deployment = this.dInformer.getByKey(key);
     if (!deployment) return;
-    // Never mutate the cache: work on a copy.
-    const d = deepClone(deployment);
+    // Never mutate the cache: work on a copy (upstream's DeepCopy).
+    const d = copyForSync(deployment);
     d.status ??= {};
 
     const sel = d.spec.selector;
@@ -343,7 +360,7 @@ export class DeploymentController {
    * released, and matching orphans adopted (after a live re-read of the Deployment).
    */
   getReplicaSetsForDeployment(d: Deployment): ReplicaSet[] {
-    const selector = labelSelectorAsSelector(d.spec.selector);
+    const selector = cachedSelector(d.spec.selector);
     const controllerRef = newControllerRef(d);
     let canAdopt = false;
     const ns = d.metadata.namespace;
@@ -380,7 +397,7 @@ export class DeploymentController {
    * them (every ReplicaSet of rsList gets an entry), for Recreate's "are old Pods still running".
    */
   getPodMapForDeployment(d: Deployment, rsList: readonly ReplicaSet[]): Map<string, Pod[]> {
-    const selector = labelSelectorAsSelector(d.spec.selector);
+    const selector = cachedSelector(d.spec.selector);
     const podMap = new Map<string, Pod[]>();
     for (const rs of rsList) {
       const pods = this.podInformer
@@ -463,7 +480,7 @@ export class DeploymentController {
     rsList: ReplicaSet[],
     createIfNotExisted: boolean,
   ): { newRS: ReplicaSet | undefined; oldRSs: ReplicaSet[] } {
-    const { allRSs: allOldRSs } = findOldReplicaSets(d, rsList);
+    const { allRSs: allOldRSs } = findOldReplicaSets(d, rsList, this.templatesEqual);
     const newRS = this.getNewReplicaSet(d, rsList, allOldRSs, createIfNotExisted);
     return { newRS, oldRSs: allOldRSs };
   }
@@ -480,7 +497,7 @@ export class DeploymentController {
     createIfNotExisted: boolean,
   ): ReplicaSet | undefined {
     const now = this.sim.now();
-    const existingNewRS = findNewReplicaSet(d, rsList);
+    const existingNewRS = findNewReplicaSet(d, rsList, this.templatesEqual);
     const newRevision = String(maxRevision(oldRSs) + 1);
 
     if (existingNewRS) {
@@ -700,7 +717,10 @@ export class DeploymentController {
     const annotationsNeedUpdate = replicasAnnotationsNeedUpdate(rs, replicasOf(d), maxReplicas);
     if (!sizeNeedsUpdate && !annotationsNeedUpdate) return { scaled: false, rs };
     const oldScale = replicasOf(rs);
-    const rsCopy = deepClone(rs);
+    // Only spec.replicas and the annotations are written, so only the objects holding them are
+    // copied (the update copies the whole object as it decodes it).
+    const rsCopy: ReplicaSet = { ...rs, metadata: { ...rs.metadata }, spec: { ...rs.spec } };
+    if (rsCopy.metadata.annotations) rsCopy.metadata.annotations = { ...rsCopy.metadata.annotations };
     rsCopy.spec.replicas = newScale;
     setReplicasAnnotations(rsCopy, replicasOf(d), maxReplicas);
     const updated = this.client.update<ReplicaSet>('replicasets', rsCopy);
@@ -1043,6 +1063,31 @@ export class DeploymentController {
     this.queue.addAfter(key, after + 1000);
     return after;
   }
+}
+
+/**
+ * copyForSync is the sync's copy of a cached Deployment. A sync writes only the top-level fields
+ * of status (whose conditions it replaces, never edits) and metadata.annotations (the revision),
+ * and sends the copy only to the status subresource, which keeps nothing else of it; so those are
+ * copied and spec is shared with the cache, which nobody mutates. Like deepClone, the copied
+ * levels leave undefined fields out.
+ */
+function copyForSync(deployment: Deployment): Deployment {
+  const d = definedFields(deployment);
+  d.metadata = definedFields(deployment.metadata);
+  if (d.metadata.annotations) d.metadata.annotations = definedFields(d.metadata.annotations);
+  if (d.status) d.status = definedFields(d.status);
+  return d;
+}
+
+/** definedFields is a one-level copy of o without its undefined fields, in o's key order. */
+function definedFields<T extends object>(o: T): T {
+  const out = {} as Record<string, unknown>;
+  for (const k in o) {
+    const v = (o as Record<string, unknown>)[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out as T;
 }
 
 /** withNew is Go's append(oldRSs, newRS) without the nil. */

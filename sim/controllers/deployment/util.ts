@@ -629,21 +629,28 @@ export function equalIgnoreHash(t1: PodTemplateSpec, t2: PodTemplateSpec): boole
 
 /**
  * findNewReplicaSet returns the oldest ReplicaSet whose template equals the Deployment's. Like
- * upstream it sorts rsList in place (oldest first).
+ * upstream it sorts rsList in place (oldest first). templatesEqual stands in for equalIgnoreHash
+ * (the controller passes a memoized one).
  */
-export function findNewReplicaSet(d: Deployment, rsList: ReplicaSet[]): ReplicaSet | undefined {
+export function findNewReplicaSet(
+  d: Deployment,
+  rsList: ReplicaSet[],
+  templatesEqual: (t1: PodTemplateSpec, t2: PodTemplateSpec) => boolean = equalIgnoreHash,
+): ReplicaSet | undefined {
   rsList.sort(replicaSetsByCreationTimestamp);
-  return rsList.find((rs) => equalIgnoreHash(rs.spec.template, d.spec.template));
+  return rsList.find((rs) => templatesEqual(rs.spec.template, d.spec.template));
 }
 
 /**
- * findOldReplicaSets returns the old ReplicaSets: those with replicas, and all of them.
+ * findOldReplicaSets returns the old ReplicaSets: those with replicas, and all of them
+ * (templatesEqual as for findNewReplicaSet).
  */
 export function findOldReplicaSets(
   d: Deployment,
   rsList: ReplicaSet[],
+  templatesEqual: (t1: PodTemplateSpec, t2: PodTemplateSpec) => boolean = equalIgnoreHash,
 ): { requiredRSs: ReplicaSet[]; allRSs: ReplicaSet[] } {
-  const newRS = findNewReplicaSet(d, rsList);
+  const newRS = findNewReplicaSet(d, rsList, templatesEqual);
   const requiredRSs: ReplicaSet[] = [];
   const allRSs: ReplicaSet[] = [];
   for (const rs of rsList) {

@@ -6,7 +6,7 @@
 // so that a change touches as few slices as possible.
 // Simplification: IPv4 only; no topology hints or trafficDistribution; no endpoint hostname.
 
-import { deepClone, deepEqual } from '../../api/clone.ts';
+import { deepEqual } from '../../api/clone.ts';
 import { isPodReady } from '../../api/podutil.ts';
 import type {
   Endpoint,
@@ -274,6 +274,17 @@ function addTriggerTimeAnnotation(slice: EndpointSlice, triggerTime: number | un
   else delete a[EndpointsLastChangeTriggerTime];
   if (Object.keys(a).length) slice.metadata.annotations = a;
   else delete slice.metadata.annotations;
+}
+
+/**
+ * copyForUpdate copies a cached slice for an update: the sync writes its metadata (labels,
+ * annotations) and its endpoints list (replaced or appended to), never an Endpoint or the ports,
+ * which stay shared with the cache. The update copies the whole object as it decodes it.
+ */
+function copyForUpdate(slice: EndpointSlice): EndpointSlice {
+  const c = { ...slice, metadata: { ...slice.metadata } };
+  if (slice.endpoints) c.endpoints = [...slice.endpoints];
+  return c;
 }
 
 function rvOf(o: { metadata: { resourceVersion: string } }): number {
@@ -742,14 +753,14 @@ export class EndpointSliceController {
       if (endpointUpdated || (s.endpoints ?? []).length !== newEndpoints.length) {
         if (newEndpoints.length === 0) toDelete.add(s.metadata.name);
         else {
-          const c = deepClone(s);
+          const c = copyForUpdate(s);
           c.endpoints = newEndpoints;
           c.metadata.labels = labels;
           slicesByName.set(s.metadata.name, c);
           toUpdate.add(s.metadata.name);
         }
       } else if (labelsChanged) {
-        const c = deepClone(s);
+        const c = copyForUpdate(s);
         c.metadata.labels = labels;
         slicesByName.set(s.metadata.name, c);
         toUpdate.add(s.metadata.name);
@@ -787,7 +798,7 @@ export class EndpointSliceController {
       }
       if (!sliceToFill) sliceToFill = newEndpointSlice(svc, meta);
       else {
-        sliceToFill = deepClone(sliceToFill);
+        sliceToFill = copyForUpdate(sliceToFill);
         slicesByName.set(sliceToFill.metadata.name, sliceToFill);
       }
       while (left() > 0 && sliceToFill.endpoints.length < max)

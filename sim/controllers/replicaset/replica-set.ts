@@ -31,6 +31,7 @@ import { formatTime } from '../../engine/clock.ts';
 import type { Simulation } from '../../engine/simulation.ts';
 import {
   adoptPatch,
+  cachedSelector,
   claimObject,
   getPodFromTemplate,
   podKey,
@@ -163,8 +164,17 @@ class OwnedPods {
   }
 }
 
+// bases memoizes basisOf per spec: cached ReplicaSets are immutable, and a status update (most
+// of a ReplicaSet's updates) keeps the spec object.
+const bases = new WeakMap<ReplicaSet['spec'], string>();
+
 function basisOf(rs: ReplicaSet): string {
-  return JSON.stringify([rs.spec.selector, rs.spec.template.metadata?.labels ?? {}]);
+  let basis = bases.get(rs.spec);
+  if (basis === undefined) {
+    basis = JSON.stringify([rs.spec.selector, rs.spec.template.metadata?.labels ?? {}]);
+    bases.set(rs.spec, basis);
+  }
+  return basis;
 }
 
 /** ReplicaSetController is kube-controller-manager's replicaset controller. */
@@ -280,7 +290,7 @@ export class ReplicaSetController {
   private getPodReplicaSets(pod: Pod): ReplicaSet[] {
     return this.rsInformer
       .list(undefined, pod.metadata.namespace)
-      .filter((rs) => labelSelectorAsSelector(rs.spec.selector).matches(pod.metadata.labels));
+      .filter((rs) => cachedSelector(rs.spec.selector).matches(pod.metadata.labels));
   }
 
   // observePod keeps the OwnedPods counts current (bookkeeping, not a reaction).
@@ -498,7 +508,7 @@ export class ReplicaSetController {
     adopted: readonly Pod[],
     now: number,
   ): ReplicaSetPodCounts {
-    const extra = countPods(rs, adopted, [], now);
+    const extra = adopted.length > 0 ? countPods(rs, adopted, [], now) : noPods;
     const minReadySeconds = rs.spec.minReadySeconds ?? 0;
     let available = owned.ready;
     if (minReadySeconds > 0) {
@@ -642,10 +652,11 @@ export class ReplicaSetController {
     newStatus.observedGeneration = rs.metadata.generation;
     let current = rs;
     for (let i = 0; ; i++) {
-      const copy = deepClone(current);
-      copy.status = deepClone(newStatus);
+      // The status subresource keeps nothing of what it is sent but status, so only status is
+      // copied: the rest is shared with the cache (never mutated) and the copy is handed off.
+      const copy: ReplicaSet = { ...current, status: deepClone(newStatus) };
       try {
-        return this.client.updateStatus<ReplicaSet>('replicasets', copy);
+        return this.client.updateStatus<ReplicaSet>('replicasets', copy, true);
       } catch (e) {
         if (!(e instanceof StatusError) || i >= statusUpdateRetries) throw e;
       }
@@ -653,6 +664,9 @@ export class ReplicaSetController {
     }
   }
 }
+
+/** noPods is countPods of no Pods. */
+const noPods: Readonly<ReplicaSetPodCounts> = { active: 0, fullyLabeled: 0, ready: 0, available: 0, terminating: 0 };
 
 /**
  * getPodsToDelete mirrors replica_set.go#getPodsToDelete: the diff Pods to delete first. Sorting
