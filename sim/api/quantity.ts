@@ -25,9 +25,23 @@ const DECIMAL: Record<string, number> = {
 
 const QUANTITY = /^([+-]?[0-9.]+)(?:(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)|[eE]([+-]?[0-9]+))?$/;
 
+// Every Pod repeats its template's quantities and every component reads them again, so values
+// are memoized by text (a bounded map: a cluster has few distinct quantities).
+const parsed = new Map<string, number | undefined>();
+
 /** parseQuantity returns the value of a Kubernetes quantity in base units, or undefined. */
 export function parseQuantity(q: string | number): number | undefined {
   if (typeof q === 'number') return Number.isFinite(q) ? q : undefined;
+  let v = parsed.get(q);
+  if (v === undefined && !parsed.has(q)) {
+    v = parseText(q);
+    if (parsed.size >= 4096) parsed.clear();
+    parsed.set(q, v);
+  }
+  return v;
+}
+
+function parseText(q: string): number | undefined {
   const m = QUANTITY.exec(q.trim());
   if (!m) return undefined;
   const num = Number(m[1]);

@@ -46,21 +46,25 @@ function defaultTemplate(t: PodTemplateSpec): void {
 
 /** getPodQOS mirrors pkg/apis/core/v1/helper/qos/qos.go#GetPodQOS for cpu and memory. */
 export function getPodQOS(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
-  const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
-  let anySet = false;
-  let guaranteed = true;
-  for (const c of all) {
-    const req = c.resources?.requests ?? {};
-    const lim = c.resources?.limits ?? {};
-    for (const r of ['cpu', 'memory']) {
-      const q = parseQuantity(req[r] ?? '0') ?? 0;
-      const l = parseQuantity(lim[r] ?? '0') ?? 0;
-      if (q > 0 || l > 0) anySet = true;
-      if (!(l > 0) || (req[r] !== undefined && q !== l)) guaranteed = false;
-    }
+  const qos = { anySet: false, guaranteed: true };
+  for (const c of pod.spec.initContainers ?? []) addContainerQOS(c, qos);
+  for (const c of pod.spec.containers) addContainerQOS(c, qos);
+  if (!qos.anySet) return 'BestEffort';
+  return qos.guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+const QOS_RESOURCES = ['cpu', 'memory'] as const;
+
+// addContainerQOS folds one container's cpu and memory requests and limits into qos.
+function addContainerQOS(c: Container, qos: { anySet: boolean; guaranteed: boolean }): void {
+  const req = c.resources?.requests ?? {};
+  const lim = c.resources?.limits ?? {};
+  for (const r of QOS_RESOURCES) {
+    const q = parseQuantity(req[r] ?? '0') ?? 0;
+    const l = parseQuantity(lim[r] ?? '0') ?? 0;
+    if (q > 0 || l > 0) qos.anySet = true;
+    if (!(l > 0) || (req[r] !== undefined && q !== l)) qos.guaranteed = false;
   }
-  if (!anySet) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
 export function defaultPod(p: Pod): void {

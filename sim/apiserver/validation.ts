@@ -26,17 +26,24 @@ export function validateName(name: string, label: boolean): FieldError[] {
   return errs;
 }
 
+const RESOURCE_LISTS = ['requests', 'limits'] as const;
+
+// validateResources checks a container's quantities. Every Pod created runs it, so it walks the
+// maps without building entry arrays, and paths are built only for errors.
 function validateResources(c: Container, path: string, errs: FieldError[]): void {
-  for (const kind of ['requests', 'limits'] as const) {
-    for (const [k, v] of Object.entries(c.resources?.[kind] ?? {})) {
+  if (!c.resources) return;
+  for (const kind of RESOURCE_LISTS) {
+    const list = c.resources[kind];
+    for (const k in list) {
+      const v = list[k];
       const q = parseQuantity(v);
       if (q === undefined) errs.push({ field: `${path}.resources.${kind}[${k}]`, type: 'Invalid value', value: v, detail: 'must be a valid quantity' });
       else if (q < 0) errs.push({ field: `${path}.resources.${kind}[${k}]`, type: 'Invalid value', value: v, detail: 'must be greater than or equal to 0' });
     }
   }
-  const req = c.resources?.requests ?? {};
-  const lim = c.resources?.limits ?? {};
-  for (const k of Object.keys(req)) {
+  const req = c.resources.requests ?? {};
+  const lim = c.resources.limits ?? {};
+  for (const k in req) {
     if (lim[k] === undefined) continue;
     const r = parseQuantity(req[k]);
     const l = parseQuantity(lim[k]);

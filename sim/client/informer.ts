@@ -29,7 +29,8 @@ export interface Lister<T> {
   byIndex(index: string, value: string): T[];
 }
 
-export type IndexFunc<T> = (obj: T) => string[];
+/** IndexFunc gives the values an object is filed under; the informer only reads the list. */
+export type IndexFunc<T> = (obj: T) => readonly string[];
 
 // One watch event reaches every watcher of its resource one after another with the same (never
 // mutated) object, so the key of the last object seen is kept and reused.

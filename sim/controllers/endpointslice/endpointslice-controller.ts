@@ -72,6 +72,23 @@ function publishNotReadyAddresses(svc: Service): boolean {
 }
 
 // hostNameAndDomain reads the two PodSpec fields that affect endpoint hostnames.
+/** labelKeysMemo holds labelKeys' answer per labels object (stored labels are never changed). */
+const labelKeysMemo = new WeakMap<Record<string, string>, { namespace: string; keys: readonly string[] }>();
+
+/**
+ * labelKeys lists "namespace/key=value" for each label, the keys under which the selector index
+ * files Services and the label index files Pods. The list is shared: callers must not change it.
+ */
+function labelKeys(namespace: string, labels: Record<string, string> | undefined): readonly string[] {
+  if (!labels) return [];
+  const hit = labelKeysMemo.get(labels);
+  if (hit && hit.namespace === namespace) return hit.keys;
+  const keys: string[] = [];
+  for (const k in labels) keys.push(`${namespace}/${k}=${labels[k]}`);
+  labelKeysMemo.set(labels, { namespace, keys });
+  return keys;
+}
+
 function hostNameAndDomain(p: Pod): string {
   const s = p.spec as { hostname?: string; subdomain?: string };
   return `${s.hostname ?? ''}.${s.subdomain ?? ''}`;
@@ -98,9 +115,10 @@ export function shouldPodBeInEndpoints(pod: Pod): boolean {
  * endpoint may differ (deletionTimestamp, readiness or IPs changed).
  */
 export function podEndpointsChanged(oldPod: Pod, newPod: Pod): [boolean, boolean] {
+  // Most updates are status changes that keep the labels and spec objects: identity answers them.
   const labelsChanged =
-    !deepEqual(newPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {}) ||
-    hostNameAndDomain(newPod) !== hostNameAndDomain(oldPod);
+    (newPod.metadata.labels !== oldPod.metadata.labels && !deepEqual(newPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {})) ||
+    (newPod.spec !== oldPod.spec && hostNameAndDomain(newPod) !== hostNameAndDomain(oldPod));
   if (newPod.metadata.deletionTimestamp !== oldPod.metadata.deletionTimestamp)
     return [true, labelsChanged];
   if (isPodReady(oldPod) !== isPodReady(newPod)) return [true, labelsChanged];
@@ -433,13 +451,10 @@ export class EndpointSliceController {
         return sel ? Object.entries(sel).map(([k, v]) => `${s.metadata.namespace}/${k}=${v}`) : [];
       },
     );
-    // Every Pod change runs this: a plain loop, without Object.entries' pair arrays.
-    this.pods = informers.informerFor<Pod>('pods', EndpointSliceController.NAME).addIndexer(podsByLabelIndex, (p) => {
-      const out: string[] = [];
-      const labels = p.metadata.labels;
-      for (const k in labels) out.push(`${p.metadata.namespace}/${k}=${labels[k]}`);
-      return out;
-    });
+    // Every Pod change runs this; a status change keeps the labels object, so its keys are reused.
+    this.pods = informers
+      .informerFor<Pod>('pods', EndpointSliceController.NAME)
+      .addIndexer(podsByLabelIndex, (p) => labelKeys(p.metadata.namespace ?? '', p.metadata.labels));
     this.nodes = informers.informerFor<Node>('nodes', EndpointSliceController.NAME);
     this.endpointSlices = informers.informerFor<EndpointSlice>('endpointslices', EndpointSliceController.NAME).addIndexer(
       slicesByServiceIndex,
@@ -491,11 +506,8 @@ export class EndpointSliceController {
   ): Set<string> {
     const out = new Set<string>();
     if (!labels) return out;
-    for (const k in labels) {
-      for (const s of this.services.byIndex(
-        servicesBySelectorIndex,
-        `${namespace}/${k}=${labels[k]}`,
-      )) {
+    for (const key of labelKeys(namespace, labels)) {
+      for (const s of this.services.byIndex(servicesBySelectorIndex, key)) {
         const sel = serviceSelector(s);
         if (sel && selectorMatches(sel, labels)) out.add(metaNamespaceKey(s));
       }
