@@ -11,6 +11,7 @@ import type {
   ContainerStatus,
   Pod,
   PodCondition,
+  PodIP,
   PodPhase,
   PodStatus,
 } from '../api/types.ts';
@@ -109,10 +110,12 @@ function convertContainerState(c: CRIContainer): ContainerState {
 /** latestByName groups a pod's containers by name, newest first. */
 export function latestByName(containers: readonly CRIContainer[]): Map<string, CRIContainer[]> {
   const m = new Map<string, CRIContainer[]>();
+  // A name's list starts as [c] (pushing onto an empty array reserves room for 16 more, and most
+  // names have one instance).
   for (const c of containers) {
-    let l = m.get(c.metadata.name);
-    if (!l) m.set(c.metadata.name, (l = []));
-    l.push(c);
+    const l = m.get(c.metadata.name);
+    if (l) l.push(c);
+    else m.set(c.metadata.name, [c]);
   }
   for (const l of m.values()) if (l.length > 1) l.sort((a, b) => b.createdAt - a.createdAt);
   return m;
@@ -328,18 +331,25 @@ export function generateAPIPodStatus(
   const s: PodStatus = { phase, conditions: conds };
   if (old.message) s.message = old.message;
   if (old.reason) s.reason = old.reason;
+  // The IP lists of the old status are kept when they say the same (stored objects are read-only),
+  // rather than rebuilt on every sync.
   if (hostIP) {
     s.hostIP = hostIP;
-    s.hostIPs = [{ ip: hostIP }];
+    s.hostIPs = sameIPs(old.hostIPs, hostIP) ? old.hostIPs : [{ ip: hostIP }];
   }
   if (podIP) {
     s.podIP = podIP;
-    s.podIPs = [{ ip: podIP }];
+    s.podIPs = sameIPs(old.podIPs, podIP) ? old.podIPs : [{ ip: podIP }];
   }
   s.startTime = old.startTime ?? nowStr;
   s.containerStatuses = containerStatuses;
   if (old.qosClass) s.qosClass = old.qosClass;
   return s;
+}
+
+// sameIPs says whether ips is exactly [{ ip }].
+function sameIPs(ips: readonly PodIP[] | undefined, ip: string): ips is PodIP[] {
+  return ips?.length === 1 && ips[0].ip === ip;
 }
 
 /**

@@ -85,7 +85,7 @@ interface PodWorker {
 
 interface PodView {
   sandboxes: readonly PodSandbox[];
-  containers: CRIContainer[];
+  containers: readonly CRIContainer[];
   byName: Map<string, CRIContainer[]>;
 }
 

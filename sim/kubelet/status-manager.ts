@@ -42,6 +42,33 @@ export function isConnectionError(e: unknown): boolean {
   return e instanceof StatusError && e.code === 0;
 }
 
+/**
+ * sharedWithStored is desired with the lists the status patch just wrote taken from the stored
+ * status, where they are equal: kube-apiserver keeps its own copy of what it is sent, so the
+ * kubelet need not hold a second copy of every pod's conditions and container statuses. The
+ * stored lists are copies of the patch's, in the same key order, and read-only, so the status
+ * compares, merges and patches exactly as before.
+ */
+function sharedWithStored(
+  desired: PodStatus,
+  patch: Record<string, unknown>,
+  stored: PodStatus | undefined,
+): PodStatus {
+  if (!stored) return desired;
+  const d = desired as Record<string, unknown>;
+  const s = stored as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const k in patch) {
+    const v = d[k];
+    const w = s[k];
+    if (v === w || typeof v !== 'object' || v === null || !deepEqual(v, w)) continue;
+    // The copy keeps desired's keys in their order.
+    out ??= { ...d };
+    out[k] = w;
+  }
+  return (out as PodStatus | undefined) ?? desired;
+}
+
 /** StatusManager writes pod statuses for one kubelet. */
 export class StatusManager {
   private readonly sim: Simulation;
@@ -185,6 +212,7 @@ export class StatusManager {
         try {
           pod = this.client.patch<Pod>('pods', e.namespace, e.name, { status: patch }, 'status');
           e.known = pod;
+          e.desired = sharedWithStored(e.desired, patch, pod.status);
           break;
         } catch (err) {
           if (!isConflict(err)) throw err;

@@ -126,6 +126,9 @@ export const RemoveLatency = 20;
 const hexCodes = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const idCodes: number[] = new Array<number>(64).fill(0);
 
+// noContainers is the container list of a sandbox that has none yet.
+const noContainers: readonly CRIContainer[] = [];
+
 /** ContainerRuntime is one node's containerd, with its CNI plugin. */
 export class ContainerRuntime {
   static readonly NAME = 'container-runtime';
@@ -356,12 +359,21 @@ export class ContainerRuntime {
     });
   }
 
+  // addSandbox files a new sandbox. A pod's first sandbox starts a list of one, and a sandbox's
+  // container list is started by its first container (addContainer): pushing onto an empty array
+  // reserves room for 16 more, which every pod would keep for its whole life.
   private addSandbox(sb: PodSandbox): void {
     this.sandboxes.set(sb.id, sb);
-    const list = this.sandboxesByPod.get(sb.metadata.uid) ?? [];
-    list.push(sb);
-    this.sandboxesByPod.set(sb.metadata.uid, list);
-    this.containersBySandbox.set(sb.id, []);
+    const list = this.sandboxesByPod.get(sb.metadata.uid);
+    if (list) list.push(sb);
+    else this.sandboxesByPod.set(sb.metadata.uid, [sb]);
+  }
+
+  private addContainer(c: ContainerRecord): void {
+    this.containers.set(c.id, c);
+    const list = this.containersBySandbox.get(c.podSandboxId);
+    if (list) list.push(c);
+    else this.containersBySandbox.set(c.podSandboxId, [c]);
   }
 
   /**
@@ -453,8 +465,7 @@ export class ContainerRuntime {
         podUid: sb.metadata.uid,
         plan: exitPlan(this.catalog.lookup(config.image), config.command, config.args),
       };
-      this.containers.set(id, c);
-      this.containersBySandbox.get(podSandboxId)!.push(c);
+      this.addContainer(c);
       done(undefined, id);
     });
   }
@@ -595,13 +606,17 @@ export class ContainerRuntime {
 
   /** sandboxContainers returns a sandbox's containers, oldest first (untraced status read). */
   sandboxContainers(sandboxId: string): readonly CRIContainer[] {
-    return this.containersBySandbox.get(sandboxId) ?? [];
+    return this.containersBySandbox.get(sandboxId) ?? noContainers;
   }
 
   /** podContainers returns every container of a pod across its sandboxes, oldest first. */
-  podContainers(podUid: string): CRIContainer[] {
+  podContainers(podUid: string): readonly CRIContainer[] {
+    const sandboxes = this.podSandboxes(podUid);
+    // Most pods have one sandbox: its own list is the answer (read-only, like podSandboxes'),
+    // instead of a copy made on every pod sync.
+    if (sandboxes.length === 1) return this.sandboxContainers(sandboxes[0].id);
     const out: CRIContainer[] = [];
-    for (const sb of this.podSandboxes(podUid)) {
+    for (const sb of sandboxes) {
       const list = this.containersBySandbox.get(sb.id);
       if (list) for (const c of list) out.push(c);
     }
@@ -665,8 +680,7 @@ export class ContainerRuntime {
         podUid: config.uid,
         plan: exitPlan(this.catalog.lookup(cc.image), cc.command, cc.args),
       };
-      this.containers.set(c.id, c);
-      this.containersBySandbox.get(id)!.push(c);
+      this.addContainer(c);
       this.scheduleExit(c);
     }
     return sb;
