@@ -72,20 +72,14 @@ function publishNotReadyAddresses(svc: Service): boolean {
 }
 
 // hostNameAndDomain reads the two PodSpec fields that affect endpoint hostnames.
-/** labelKeysMemo holds labelKeys' answer per labels object (stored labels are never changed). */
-const labelKeysMemo = new WeakMap<Record<string, string>, { namespace: string; keys: readonly string[] }>();
-
 /**
  * labelKeys lists "namespace/key=value" for each label, the keys under which the selector index
- * files Services and the label index files Pods. The list is shared: callers must not change it.
+ * files Services and the label index files Pods. (A memo per labels object was tried: a WeakMap
+ * entry per Pod made garbage collection slower at 150,000 Pods than the strings it saved.)
  */
 function labelKeys(namespace: string, labels: Record<string, string> | undefined): readonly string[] {
-  if (!labels) return [];
-  const hit = labelKeysMemo.get(labels);
-  if (hit && hit.namespace === namespace) return hit.keys;
   const keys: string[] = [];
   for (const k in labels) keys.push(`${namespace}/${k}=${labels[k]}`);
-  labelKeysMemo.set(labels, { namespace, keys });
   return keys;
 }
 
@@ -451,7 +445,7 @@ export class EndpointSliceController {
         return sel ? Object.entries(sel).map(([k, v]) => `${s.metadata.namespace}/${k}=${v}`) : [];
       },
     );
-    // Every Pod change runs this; a status change keeps the labels object, so its keys are reused.
+    // Every Pod change runs this.
     this.pods = informers
       .informerFor<Pod>('pods', EndpointSliceController.NAME)
       .addIndexer(podsByLabelIndex, (p) => labelKeys(p.metadata.namespace ?? '', p.metadata.labels));
