@@ -611,6 +611,9 @@ export function mount(root: HTMLElement): void {
     if (ui.hint?.disabled) ui.check.focus();
   }
 
+  /** afterPrepare runs once a variant is ready (what-if and task questions grade ahead). */
+  let afterPrepare: (() => void) | undefined;
+
   async function prepare(): Promise<void> {
     variant = undefined;
     root.dataset.ready = 'false';
@@ -628,6 +631,7 @@ export function mount(root: HTMLElement): void {
     ui.state.textContent = fmt(t.ready, { variant: v });
     root.dataset.ready = 'true';
     updateButtons();
+    afterPrepare?.();
   }
 
   async function anotherVariant(): Promise<void> {
@@ -705,6 +709,10 @@ export function mount(root: HTMLElement): void {
       clearTimeout(timer);
       timer = setTimeout(() => void speculate(), q.kind === 'task' ? 400 : 150);
     });
+    // The answer the form starts with is graded ahead as soon as the variant is ready. Besides
+    // having that answer ready, the run warms the worker's simulator code, so that the first
+    // answer the learner types is graded by compiled code rather than by the interpreter.
+    afterPrepare = () => void speculate();
   }
 
   ui.form.addEventListener('submit', (ev) => {
