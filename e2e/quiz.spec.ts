@@ -441,7 +441,7 @@ test('the Japanese page grades in Japanese', async ({ page }) => {
 
 test('grading time in the browser over about 20 gradings', async ({ page }, testInfo) => {
   await openDemo(page);
-  // Let every question prepare its key first: the shared worker runs one job at a time, so a
+  // Let every question prepare its key first: a worker runs one job at a time, so a
   // grading queued behind a neighbour's key computation would measure the queue, not the grading.
   for (const id of [...QUESTIONS.keys()].filter((x) => x.startsWith('demo-'))) await open(page, id);
   const cached: number[] = [];

@@ -69,12 +69,18 @@ class Client {
   }
 }
 
-let shared: Client | undefined;
+/**
+ * The page's quiz workers, each started on first use: one grades against computed keys, the
+ * other runs the scenario with learners' answers (what-if and task questions). A Check on a
+ * key-based question then never waits behind a neighbour's simulator run, and answer runs use the
+ * machine's second core.
+ */
+const workers: { keys?: Client; runs?: Client } = {};
 
-/** client returns the page's one quiz worker, started on first use. */
-function client(): Client {
-  shared ??= new Client(new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }));
-  return shared;
+/** client returns the worker for a question kind. */
+function client(kind: string): Client {
+  const which = kind === 'what-if' || kind === 'task' ? 'runs' : 'keys';
+  return (workers[which] ??= new Client(new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })));
 }
 
 /** substitute fills {{name}} placeholders (grade.ts's substitute, without loading the simulator). */
@@ -519,7 +525,7 @@ export function mount(root: HTMLElement): void {
   async function ask(body: RequestBody): Promise<Response> {
     setBusy(true);
     try {
-      return await client().call(body);
+      return await client(q.kind).call(body);
     } catch (err) {
       return { id: 0, ok: false, error: err instanceof Error ? err.message : String(err) };
     } finally {
@@ -699,7 +705,7 @@ export function mount(root: HTMLElement): void {
       const a = answer();
       const key = `${v}#${JSON.stringify(a)}`;
       const mine = ++latest;
-      const res = await client().call({ type: 'speculate', qid: payload.id, v, answer: a });
+      const res = await client(q.kind).call({ type: 'speculate', qid: payload.id, v, answer: a });
       // data-graded-ahead tells tests (and nothing else) that Check will find the result ready.
       if (res.ok && mine === latest && key === `${v}#${JSON.stringify(answer())}`)
         root.dataset.gradedAhead = 'true';

@@ -1,6 +1,8 @@
-// The quiz worker: one per page, shared by every question on it. It runs the simulator for the
-// learner's variant (computeKey), grades answers against it (grade) and picks the evidence for
-// wrong answers, so the main thread never runs a scenario. Keyed variants are cached.
+// The quiz worker: a page has up to two, each shared by the questions of its kinds (one for
+// questions graded against a computed key, one for what-if and task questions, whose answers are
+// graded by running the scenario). It runs the simulator for the learner's variant
+// (computeKey), grades answers against it (grade) and picks the evidence for wrong answers, so
+// the main thread never runs a scenario. Keyed variants are cached.
 // What-if and task answers are graded by running the scenario again with the answer; the island
 // asks for that run ahead ("speculate") while the learner pauses over a finished answer, so that
 // Check usually finds the result ready. Grading is a pure function of question, variant and
