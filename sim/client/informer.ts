@@ -89,12 +89,6 @@ function unlink<T>(l: IndexLink<T>): void {
   l.prev = l.next = undefined;
 }
 
-/** Registration is an event handler and the component it belongs to. */
-interface Registration<T> {
-  readonly owner: string;
-  readonly handler: EventHandler<T>;
-}
-
 const absent = Symbol('absent');
 
 // notify calls the handler method for an event: old is the cached object it replaced (an update)
@@ -115,7 +109,7 @@ export class Informer<T extends AnyObject> implements Lister<T> {
   /** readers are the components that asked for a shared informer, in the order they asked, each with its handlers. */
   private readonly readers: { readonly name: string; readonly handlers: EventHandler<T>[] }[] = [];
   private readonly cache = new Map<string, CacheEntry<T>>();
-  private readonly handlers: Registration<T>[] = [];
+  private readonly handlers: EventHandler<T>[] = [];
   private readonly indexers: { name: string; fn: IndexFunc<T>; index: Map<string, Bucket<T>> }[] = [];
   private readonly indices = new Map<string, Map<string, Bucket<T>>>();
   private stream: WatchStream | undefined;
@@ -146,7 +140,7 @@ export class Informer<T extends AnyObject> implements Lister<T> {
 
   /** addEventHandler registers h for owner (by default the informer's own client). */
   addEventHandler(h: EventHandler<T>, owner = this.client.user): this {
-    this.handlers.push({ owner, handler: h });
+    this.handlers.push(h);
     if (this.shared) this.readerNamed(owner).handlers.push(h);
     return this;
   }
@@ -194,7 +188,8 @@ export class Informer<T extends AnyObject> implements Lister<T> {
     this.hasSynced = false;
     const items = this.listAndWatch();
     if (!items) return;
-    for (const o of items) for (const r of this.handlers) if (r.owner === owner) r.handler.onAdd?.(o);
+    const handlers = this.readerNamed(owner).handlers;
+    for (const o of items) for (const h of handlers) h.onAdd?.(o);
   }
 
   /** stop closes the watch and forgets the cache, as when a process exits. */
@@ -261,7 +256,7 @@ export class Informer<T extends AnyObject> implements Lister<T> {
   private onEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: T): void {
     const old = this.store(type, obj);
     if (old === absent) return;
-    for (const r of this.handlers) notify(r.handler, type, old, obj);
+    for (const h of this.handlers) notify(h, type, old, obj);
   }
 
   // onSharedEvent is a shared informer's watch event: the cache changes once, then each reader

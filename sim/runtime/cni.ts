@@ -78,6 +78,12 @@ export class CNIPlugin {
     return off >= this.first && off <= this.last;
   }
 
+  // traceAdd records an ADD and its result (an address or the error). The entry is not built
+  // when the trace level drops it (a scale run adds 150,000 sandboxes).
+  private traceAdd(caller: string, pod: string, result: string): void {
+    if (this.sim.records('call')) this.sim.record({ kind: 'call', from: caller, to: this.name, method: 'ADD', pod, result });
+  }
+
   /**
    * add is CNI ADD for a sandbox: reserve an address and return it. caller is the runtime that
    * invokes the plugin; pod is namespace/name for the trace. Throws CNIError when the range is full.
@@ -88,30 +94,14 @@ export class CNIPlugin {
     const off = this.nextFree();
     if (off < 0) {
       const msg = `plugin type="bridge" failed (add): failed to allocate for range 0: no IP addresses available in range set: ${this.rangeSet}`;
-      this.sim.record({
-        kind: 'call',
-        from: caller,
-        to: this.name,
-        method: 'ADD',
-        pod,
-        result: msg,
-      });
+      this.traceAdd(caller, pod, msg);
       throw new CNIError(msg);
     }
     this.allocated.set(off, containerID);
     this.byContainer.set(containerID, off);
     this.lastReserved = off;
     const ip = intToIP(this.base + off);
-    // The entry is not built when the trace level drops it (a scale run adds 150,000 sandboxes).
-    if (this.sim.records('call'))
-      this.sim.record({
-        kind: 'call',
-        from: caller,
-        to: this.name,
-        method: 'ADD',
-        pod,
-        result: ip,
-      });
+    this.traceAdd(caller, pod, ip);
     return ip;
   }
 

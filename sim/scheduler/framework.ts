@@ -6,7 +6,7 @@
 // the default profile (getDefaultPlugins) with its score weights.
 
 import { labelSelectorAsSelector, type Selector } from '../api/labels.ts';
-import { milliValue as parseMilliValue, value as parseValue } from '../api/quantity.ts';
+import { milliValue, value } from '../api/quantity.ts';
 import type {
   Container,
   Node,
@@ -129,38 +129,6 @@ export function newResource(): Resource {
     allowedPodNumber: 0,
     scalarResources: null,
   };
-}
-
-// The same few quantity strings recur on every pod (each replica carries its template's
-// requests) and every node, so their parsed values are memoised: parsing is a regular
-// expression match. The maps are cleared when they grow large, so they stay bounded.
-const milliValues = new Map<string, number>();
-const values = new Map<string, number>();
-const maxMemoisedQuantities = 1024;
-
-function memoised(
-  memo: Map<string, number>,
-  parse: (q: string | number) => number,
-  q: string | number,
-): number {
-  if (typeof q !== 'string') return parse(q);
-  let v = memo.get(q);
-  if (v === undefined) {
-    if (memo.size >= maxMemoisedQuantities) memo.clear();
-    v = parse(q);
-    memo.set(q, v);
-  }
-  return v;
-}
-
-/** milliValue is Quantity.MilliValue (memoised). */
-function milliValue(q: string | number): number {
-  return memoised(milliValues, parseMilliValue, q);
-}
-
-/** value is Quantity.Value (memoised). */
-function value(q: string | number): number {
-  return memoised(values, parseValue, q);
 }
 
 /** resourceFromList mirrors NewResource(rl): cpu as MilliValue, everything else as Value. */
