@@ -31,6 +31,12 @@ function notReadyAt(): number {
 
 const lab = (page: Page) => page.locator('[data-cluster-lab]');
 
+/** labConsole is the island's command line and its output log. */
+const labConsole = (page: Page) => ({
+  input: lab(page).getByRole('textbox', { name: 'Command' }),
+  output: lab(page).getByRole('log', { name: 'Console output' }),
+});
+
 /** openLab scrolls the island into view and waits until it is interactive; returns the ms that took. */
 async function openLab(page: Page): Promise<number> {
   const island = lab(page);
@@ -147,8 +153,7 @@ test('the console runs kubectl and node commands, reports errors and recalls his
   await page.goto('/demo/cluster-lab/');
   await openLab(page);
   const island = lab(page);
-  const input = island.getByRole('textbox', { name: 'Command' });
-  const output = island.getByRole('log', { name: 'Console output' });
+  const { input, output } = labConsole(page);
   await seek(page, 30_000);
 
   await input.fill('kubectl get pods');
@@ -208,8 +213,7 @@ test('scaling to hundreds of Pods keeps the island drawable: a few per node, the
   await page.goto('/demo/cluster-lab/');
   await openLab(page);
   const island = lab(page);
-  const input = island.getByRole('textbox', { name: 'Command' });
-  const output = island.getByRole('log', { name: 'Console output' });
+  const { input, output } = labConsole(page);
   await seek(page, 30_000);
   await input.fill('kubectl scale deployment web --replicas=400');
   await input.press('Enter');
