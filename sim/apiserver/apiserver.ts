@@ -205,6 +205,17 @@ export class KubeAPIServer {
     return String.fromCharCode.apply(null, u);
   }
 
+  /**
+   * restoreAllocations rebuilds the Service IP allocations from the Services in a store loaded from
+   * an image (upstream keeps the allocator's state in etcd and repairs it from the Services).
+   */
+  restoreAllocations(): void {
+    for (const kv of this.etcd.range<Service>(resources.services.etcdPrefix)) {
+      const ip = kv.value.spec.clusterIP;
+      if (ip && ip !== 'None') this.allocatedIPs.add(ip);
+    }
+  }
+
   private allocateClusterIP(svc: Service): void {
     if (svc.spec.clusterIP === 'None') return;
     let ip = svc.spec.clusterIP;

@@ -5,8 +5,18 @@
 // The cluster is born at virtual time -60s: nodes register, the control-plane and kube-proxy
 // Pods start and CoreDNS is scheduled, with tracing off, so that a scenario starts at 0 with a
 // settled cluster whose objects are a minute old, as on a freshly built kubeadm cluster.
+//
+// A birth depends only on the cluster's shape (nodes, settings, images), so it is simulated once
+// per shape, with a fixed seed, up to IMAGE_MS, and kept as an image: etcd's contents, from which
+// each node's containers are known (their Pods' statuses). A run loads the image and starts every
+// component against it at IMAGE_MS, as after a restart of every process on machines whose
+// containers kept running: controllers and kube-proxy list and watch, the kubelets adopt their
+// running containers. The run's own seed drives everything from then on. This is a third of a
+// small run's cost saved (BENCHMARKS.md). Clusters larger than MAX_IMAGED_NODES are born in their
+// run with its seed (their birth is run once anyway).
 
-import type { DaemonSet, Node } from '../api/types.ts';
+import { deepFreeze } from '../api/clone.ts';
+import type { DaemonSet, Node, Pod } from '../api/types.ts';
 import { KubeAPIServer } from '../apiserver/apiserver.ts';
 import { Client } from '../client/client.ts';
 import { SharedInformerFactory } from '../client/informer.ts';
@@ -18,7 +28,7 @@ import { ReplicaSetController } from '../controllers/replicaset/replica-set.ts';
 import { TaintEvictionController } from '../controllers/tainteviction/taint-eviction-controller.ts';
 import { Simulation } from '../engine/simulation.ts';
 import type { TraceLevel } from '../engine/trace.ts';
-import { EtcdStore } from '../etcd/store.ts';
+import { EtcdStore, type EtcdImage } from '../etcd/store.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { healthyComponentStatuses, runKubectl } from '../kubectl/kubectl.ts';
 import { NodeFilesystem } from '../node/filesystem.ts';
@@ -47,6 +57,8 @@ export interface ClusterOptions {
   traceLevel?: TraceLevel;
   recordChanges?: boolean;
   freeze?: boolean;
+  /** imageOnly builds a born image: the birth runs to IMAGE_MS and stops (bornImage). */
+  imageOnly?: boolean;
 }
 
 /** NodeAgents are the per-node processes. */
@@ -73,6 +85,49 @@ export interface NodeAgents {
 
 /** BIRTH is when the cluster is built, before the scenario's time 0. */
 export const BIRTH_MS = -60_000;
+/** IMAGE_MS is when the born image is taken, and when a run's components start from it. */
+export const IMAGE_MS = -5_000;
+/** BIRTH_SEED seeds every born image: a cluster shape is born the same way for every run. */
+const BIRTH_SEED = 1;
+/** MAX_IMAGED_NODES: larger clusters are born in their own run (see the top of this file). */
+const MAX_IMAGED_NODES = 64;
+
+/** BornImage is a born cluster as a run starts from it. */
+interface BornImage {
+  etcd: EtcdImage;
+  nodes: Map<string, Node>;
+  /** running are the Pods each node's runtime runs (phase Running, not being deleted). */
+  running: Map<string, Pod[]>;
+}
+
+const bornImages = new Map<string, BornImage>();
+
+/** bornImage returns the image of a cluster shape, simulating its birth the first time. */
+function bornImage(config: ClusterConfig): BornImage {
+  const key = JSON.stringify(config);
+  let image = bornImages.get(key);
+  if (image) return image;
+  const born = new Cluster({ seed: BIRTH_SEED, config, traceLevel: 'none', recordChanges: false, imageOnly: true });
+  const etcd = born.etcd.image();
+  const nodes = new Map<string, Node>();
+  const running = new Map<string, Pod[]>();
+  for (const b of etcd.buckets)
+    for (const kv of b.kvs) {
+      // Every run shares these objects: freezing them makes a write to one fail loudly.
+      deepFreeze(kv);
+      const o = kv.value as Node | Pod;
+      if (o.kind === 'Node') nodes.set(o.metadata.name, o);
+      else if (o.kind === 'Pod' && o.spec.nodeName && o.status?.phase === 'Running' && !o.metadata.deletionTimestamp) {
+        const list = running.get(o.spec.nodeName) ?? [];
+        list.push(o);
+        running.set(o.spec.nodeName, list);
+      }
+    }
+  image = { etcd, nodes, running };
+  if (bornImages.size >= 8) bornImages.clear();
+  bornImages.set(key, image);
+  return image;
+}
 
 interface NodePlan {
   name: string;
@@ -134,8 +189,10 @@ export class Cluster {
   private etcdFault = false;
 
   constructor(opts: ClusterOptions) {
-    this.sim = new Simulation({ seed: opts.seed, settings: opts.config.settings, traceLevel: 'none' });
-    this.sim.clock.nowMs = BIRTH_MS;
+    const plan = planNodes(opts.config);
+    const image = opts.imageOnly || plan.length > MAX_IMAGED_NODES ? undefined : bornImage(opts.config);
+    this.sim = new Simulation({ seed: opts.seed, settings: opts.config.settings, traceLevel: 'none', stream: opts.imageOnly ? 'birth' : undefined });
+    this.sim.clock.nowMs = image ? IMAGE_MS : BIRTH_MS;
     this.apiserver = new KubeAPIServer(this.sim, this.etcd);
     this.apiserver.freeze = opts.freeze ?? false;
     this.apiserver.recordChanges = false;
@@ -144,14 +201,17 @@ export class Cluster {
     const client = (user: string) => new Client(this.apiserver, user);
     this.kubectlClient = client('kubectl');
 
-    this.bootstrapObjects();
+    if (image) {
+      this.etcd.load(image.etcd);
+      this.apiserver.restoreAllocations();
+    } else this.bootstrapObjects();
     this.scheduler = new Scheduler(this.sim, client(Scheduler.NAME));
     // kube-controller-manager's controllers share its informers (one list and watch per resource).
     const informers = new SharedInformerFactory(client('kube-controller-manager'));
     this.controllers = [
       new DeploymentController(this.sim, client(DeploymentController.NAME), informers),
       new ReplicaSetController(this.sim, client(ReplicaSetController.NAME), informers),
-      new NodeLifecycleController(this.sim, client(NodeLifecycleController.NAME), {}, informers),
+      new NodeLifecycleController(this.sim, client(NodeLifecycleController.NAME), { quietRegistration: !!image }, informers),
       new TaintEvictionController(this.sim, client(TaintEvictionController.NAME), informers),
       new EndpointSliceController(this.sim, client(EndpointSliceController.NAME), informers),
       new GarbageCollector(this.sim, client(GarbageCollector.NAME), informers),
@@ -159,9 +219,28 @@ export class Cluster {
     for (const c of this.controllers) c.start();
     this.scheduler.start();
 
-    const plan = planNodes(opts.config);
+    plan.forEach((p, i) => this.addNode(p, i, plan.length, image));
+    if (!image) this.bootstrapPods(plan);
+
+    if (opts.imageOnly) {
+      this.sim.runUntil(IMAGE_MS);
+      return;
+    }
+    // Let the cluster settle before the scenario's time 0, without tracing the warm-up.
+    this.sim.runUntil(0);
+    this.sim.traceLevel = opts.traceLevel ?? 'full';
+    this.apiserver.recordChanges = opts.recordChanges ?? true;
+    // From now on kube-apiserver and etcd answer only while their static Pods' containers run.
+    // Simplification: during the warm-up they answer from the start (the mirror Pods come from
+    // bootstrap, so the kubelet needs kube-apiserver to learn them); kube-scheduler and
+    // kube-controller-manager keep working whether or not their static Pods' containers run.
+    this.nodes.get('control-plane')!.runtime.onStateChange = () => this.syncControlPlane();
+    this.syncControlPlane();
+  }
+
+  /** bootstrapPods creates the control plane's mirror Pods and the kube-proxy Pods of a birth. */
+  private bootstrapPods(plan: NodePlan[]): void {
     const ds = this.apiserver.get<DaemonSet>('bootstrap', 'daemonsets', 'kube-system', 'kube-proxy');
-    plan.forEach((p, i) => this.addNode(p, i, plan.length));
     for (const p of boot.controlPlanePods('control-plane')) this.apiserver.create('bootstrap', 'pods', p);
     for (const p of plan) this.apiserver.create('bootstrap', 'pods', boot.kubeProxyPod(ds, p.name));
 
@@ -176,17 +255,6 @@ export class Cluster {
       { ...settled, status: { currentNumberScheduled: n, desiredNumberScheduled: n, numberReady: n, numberMisscheduled: 0, numberAvailable: n, updatedNumberScheduled: n } },
       'status',
     );
-
-    // Let the cluster settle before the scenario's time 0, without tracing the warm-up.
-    this.sim.runUntil(0);
-    this.sim.traceLevel = opts.traceLevel ?? 'full';
-    this.apiserver.recordChanges = opts.recordChanges ?? true;
-    // From now on kube-apiserver and etcd answer only while their static Pods' containers run.
-    // Simplification: during the warm-up they answer from the start (the mirror Pods come from
-    // bootstrap, so the kubelet needs kube-apiserver to learn them); kube-scheduler and
-    // kube-controller-manager keep working whether or not their static Pods' containers run.
-    this.nodes.get('control-plane')!.runtime.onStateChange = () => this.syncControlPlane();
-    this.syncControlPlane();
   }
 
   /**
@@ -219,7 +287,7 @@ export class Cluster {
     api.create('bootstrap', 'deployments', boot.coreDNS());
   }
 
-  private addNode(p: NodePlan, index: number, total: number): void {
+  private addNode(p: NodePlan, index: number, total: number, image: BornImage | undefined): void {
     const ip = boot.nodeIP(index);
     const cidr = boot.podCIDR(index, total);
     const cni = new CNIPlugin(this.sim, { nodeName: p.name, podCIDR: cidr });
@@ -258,7 +326,13 @@ export class Cluster {
     const clusterCIDR = boot.clusterCIDR(total);
     const proxy = this.newProxy(p.name, ip, clusterCIDR);
     this.nodes.set(p.name, { name: p.name, index, ip, kubelet, runtime, cni, proxy, clusterCIDR, power: true, partitioned: false, fs, bootedAt: BIRTH_MS, kubeletChangedAt: BIRTH_MS });
-    kubelet.start();
+    const stored = image?.nodes.get(p.name);
+    if (stored) {
+      // The machine has been up since birth: its IDs are the Node's, its containers run.
+      kubelet.restoreMachine(stored);
+      for (const pod of image!.running.get(p.name) ?? []) kubelet.adoptRunning(pod);
+      kubelet.start({ preRunning: true });
+    } else kubelet.start();
     proxy.start();
   }
 

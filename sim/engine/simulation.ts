@@ -16,6 +16,11 @@ export interface SimulationOptions {
   seed: number;
   settings?: Partial<Settings>;
   traceLevel?: TraceLevel;
+  /**
+   * stream names a separate random stream for this seed: a born image (cluster.ts) draws from
+   * stream "birth", so no run, whatever its seed, draws the same UIDs and names as its birth.
+   */
+  stream?: string;
 }
 
 /** Simulation is the context every component receives (ctx). */
@@ -36,7 +41,7 @@ export class Simulation {
 
   constructor(opts: SimulationOptions) {
     this.seed = opts.seed;
-    this.rng = new Rng(opts.seed);
+    this.rng = opts.stream ? new Rng(opts.seed).fork(opts.stream) : new Rng(opts.seed);
     this.settings = { ...defaultSettings, ...opts.settings };
     this.traceLevel = opts.traceLevel ?? 'full';
   }

@@ -30,6 +30,16 @@ export interface TxnResult<V = unknown> {
 
 type Watcher = { prefix: string; cb: (ev: WatchEvent) => void };
 
+/**
+ * EtcdImage is a store's contents at one revision, as a member's data directory holds them: the
+ * global revision and every key with its create/mod revisions. KeyValues are never changed in
+ * place (a write puts a new one), so images and the stores loaded from them share them.
+ */
+export interface EtcdImage {
+  readonly revision: number;
+  readonly buckets: readonly { readonly prefix: string; readonly kvs: readonly KeyValue[] }[];
+}
+
 // Slot holds a key's current KeyValue, so that an update replaces the value by one assignment.
 type Slot = { kv: KeyValue };
 
@@ -118,6 +128,22 @@ export class EtcdStore {
     const kv: KeyValue<V> = { ...cur, modRevision: rev };
     this.notify({ type: 'DELETE', kv, prevKv: cur });
     return { succeeded: true, revision: rev, kv };
+  }
+
+  /** image captures the store's contents (no watchers) for load. */
+  image(): EtcdImage {
+    return { revision: this.revision, buckets: this.buckets.map((b) => ({ prefix: b.prefix, kvs: [...b.slots.values()].map((s) => s.kv) })) };
+  }
+
+  /** load fills an empty store with an image's contents, as etcd starting from a data directory. */
+  load(image: EtcdImage): void {
+    if (this.revision !== 1 || this.buckets.length) throw new Error('etcd: load needs an empty store');
+    this.revision = image.revision;
+    for (const b of image.buckets) {
+      const slots = new Map<string, Slot>();
+      for (const kv of b.kvs) slots.set(kv.key, { kv });
+      this.buckets.push({ prefix: b.prefix, slots });
+    }
   }
 
   /** watch calls cb synchronously for every change under prefix, in revision order. */

@@ -293,6 +293,17 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
   }
 
   /**
+   * restoreMachine makes this kubelet and its runtime the machine a stored Node describes (a node
+   * restored from the born image, sim/cluster/cluster.ts): the same machine, system and boot IDs.
+   */
+  restoreMachine(node: Node): void {
+    const info = node.status?.nodeInfo;
+    if (!info) return;
+    this.nodeStatus.keepIdentity(info);
+    this.runtime.bootID = info.bootID;
+  }
+
+  /**
    * adoptRunning registers a pod as already running in the runtime (bootstrap objects created with
    * status Running): a ready sandbox keeping status.podIP and running containers keeping their
    * restart counts, with no trace entries. Call it before start() or at the same instant.

@@ -111,8 +111,8 @@ export class NodeStatusManager {
   private readonly opts: NodeInfoOptions;
   private readonly runtime: ContainerRuntime;
   private readonly event: NodeEventFn;
-  private readonly machineID: string;
-  private readonly systemUUID: string;
+  private machineID: string;
+  private systemUUID: string;
   /**
    * capacity and allocatable depend only on the options, so they are made once; every computed
    * status shares them (nothing writes to a computed status).
@@ -180,6 +180,12 @@ export class NodeStatusManager {
       this.timer = undefined;
       if (!this.stopped) this.syncNodeStatus();
     };
+  }
+
+  /** keepIdentity takes the machine's IDs from its Node (a node restored from the born image). */
+  keepIdentity(info: NodeSystemInfo): void {
+    this.machineID = info.machineID;
+    this.systemUUID = info.systemUUID;
   }
 
   /**

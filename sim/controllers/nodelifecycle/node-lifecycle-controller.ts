@@ -94,6 +94,11 @@ export interface NodeLifecycleOptions {
   largeClusterThreshold?: number;
   /** --unhealthy-zone-threshold (0.55). */
   unhealthyZoneThreshold?: number;
+  /**
+   * quietRegistration skips the RegisteredNode Events of the first pass: the cluster restored from
+   * its born image (cluster.ts) already holds them from the controller that saw the nodes join.
+   */
+  quietRegistration?: boolean;
 }
 
 /** nodeHealthData is what the controller remembers of a node between passes. */
@@ -188,6 +193,7 @@ export class NodeLifecycleController {
   private readonly secondaryEvictionLimiterQPS: number;
   private readonly largeClusterThreshold: number;
   private readonly unhealthyZoneThreshold: number;
+  private quietRegistration: boolean;
 
   private readonly knownNodeSet = new Map<string, Node>();
   private readonly nodeHealthMap = new Map<string, NodeHealthData>();
@@ -225,6 +231,7 @@ export class NodeLifecycleController {
     this.secondaryEvictionLimiterQPS = opts.secondaryEvictionLimiterQPS ?? 0.01;
     this.largeClusterThreshold = opts.largeClusterThreshold ?? 50;
     this.unhealthyZoneThreshold = opts.unhealthyZoneThreshold ?? 0.55;
+    this.quietRegistration = opts.quietRegistration ?? false;
 
     this.nodes = informers.informerFor<Node>('nodes', NodeLifecycleController.NAME);
     this.leases = informers.informerFor<Lease>('leases', NodeLifecycleController.NAME);
@@ -383,13 +390,14 @@ export class NodeLifecycleController {
     const { added, deleted, newZoneRepresentatives } = this.classifyNodes(nodes);
     for (const n of newZoneRepresentatives) this.addPodEvictorForNewZone(n);
     for (const n of added) {
-      this.recordEvent(
-        what,
-        n,
-        'Normal',
-        'RegisteredNode',
-        `Node ${n.metadata.name} event: Registered Node ${n.metadata.name} in Controller`,
-      );
+      if (!this.quietRegistration)
+        this.recordEvent(
+          what,
+          n,
+          'Normal',
+          'RegisteredNode',
+          `Node ${n.metadata.name} event: Registered Node ${n.metadata.name} in Controller`,
+        );
       this.knownNodeSet.set(n.metadata.name, n);
       this.addPodEvictorForNewZone(n);
       this.markNodeAsReachable(n, what);
@@ -405,6 +413,7 @@ export class NodeLifecycleController {
       this.knownNodeSet.delete(n.metadata.name);
       this.leaseKeys.delete(n.metadata.name);
     }
+    if (added.length) this.quietRegistration = false;
 
     const zoneToNodeConditions = this.zoneToNodeConditions;
     zoneToNodeConditions.clear();
