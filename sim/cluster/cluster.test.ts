@@ -53,6 +53,70 @@ describe('a fresh cluster', () => {
   });
 });
 
+describe('the born image', () => {
+  const kubeSystem = (run: ScenarioRun) =>
+    run.cluster.apiserver
+      .peekAll<Pod>('pods')
+      .filter((p) => p.metadata.namespace === 'kube-system')
+      .map((p) => `${p.metadata.name} ${p.metadata.uid} ${p.spec.nodeName} ${p.status.podIP}`);
+
+  it('gives every seed the same born cluster, and each seed its own run from there', () => {
+    const a = new ScenarioRun(load('apply-to-running'), { seed: 11 }).run();
+    const b = new ScenarioRun(load('apply-to-running'), { seed: 12 }).run();
+    expect(kubeSystem(a)).toEqual(kubeSystem(b));
+    expect(webPods(a).map((p) => p.metadata.name)).not.toEqual(webPods(b).map((p) => p.metadata.name));
+  });
+
+  it('never draws a UID or generated name its birth drew, whatever the seed', () => {
+    for (const seed of [0, 1, 2, 3]) {
+      const run = new ScenarioRun(load('apply-to-running'), { seed }).run();
+      const all = (['pods', 'replicasets', 'deployments', 'services', 'endpointslices', 'nodes', 'leases'] as const).flatMap((r) =>
+        run.cluster.apiserver.peekAll(r),
+      );
+      const uids = all.map((o) => o.metadata.uid);
+      expect(new Set(uids).size).toBe(uids.length);
+    }
+  });
+
+  it('restarts the components without new work: no kube-system Pod restarts, no new Events, node IDs kept', () => {
+    const run = new ScenarioRun(load('apply-to-running'), { freeze: true });
+    run.runUntil(0);
+    const events = run.cluster.apiserver.peekAll<{ lastTimestamp?: string; eventTime?: string } & Pod>('events');
+    for (const e of events) expect(parseTime(e.lastTimestamp ?? e.eventTime ?? '')).toBeLessThan(-5_000);
+    expect(events.filter((e) => (e as unknown as { reason: string }).reason === 'RegisteredNode')).toHaveLength(4);
+    for (const p of run.cluster.apiserver.peekAll<Pod>('pods')) expect(p.status.containerStatuses?.[0]?.restartCount).toBe(0);
+    for (const [name, n] of run.cluster.nodes) {
+      const node = run.cluster.node(name)!;
+      expect(node.status.nodeInfo?.bootID).toBe(n.runtime.bootID);
+      expect(n.runtime.listContainers().filter((c) => c.state === 'CONTAINER_RUNNING').length).toBe(
+        run.cluster.apiserver.peekAll<Pod>('pods').filter((p) => p.spec.nodeName === name).length,
+      );
+    }
+  });
+
+  it('keeps one run\'s changes to born objects out of every other run', () => {
+    const a = new ScenarioRun(load('apply-to-running'));
+    a.runUntil(0);
+    expect(a.cluster.kubectl('label nodes node-1 disktype=ssd').exitCode).toBe(0);
+    expect(a.cluster.kubectl('scale deployment coredns -n kube-system --replicas=3').exitCode).toBe(0);
+    a.runUntil(30_000);
+    const b = new ScenarioRun(load('apply-to-running'));
+    b.runUntil(0);
+    expect(b.cluster.node('node-1')!.metadata.labels?.disktype).toBeUndefined();
+    expect(b.cluster.kubectl('get deployment coredns -n kube-system').stdout).toMatch(/coredns\s+2\/2\s/);
+  });
+
+  it('is not used for clusters over 64 nodes: those are born in their own run, with its seed', () => {
+    const sc = load('apply-to-running');
+    const big = { ...sc, cluster: { ...sc.cluster, nodes: [{ namePrefix: 'worker-', count: 65, cpu: '4', memory: '8Gi', pods: 110, labels: {}, taints: [], images: [] }] } };
+    const a = new ScenarioRun(big, { seed: 1 });
+    const b = new ScenarioRun(big, { seed: 2 });
+    a.runUntil(0);
+    b.runUntil(0);
+    expect(kubeSystem(a)).not.toEqual(kubeSystem(b));
+  });
+});
+
 describe('kubectl apply to Running', () => {
   it('runs three Pods within seconds, created by the ReplicaSet controller and bound by the scheduler', () => {
     const run = new ScenarioRun(load('apply-to-running'), { freeze: true });

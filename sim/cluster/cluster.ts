@@ -6,14 +6,16 @@
 // Pods start and CoreDNS is scheduled, with tracing off, so that a scenario starts at 0 with a
 // settled cluster whose objects are a minute old, as on a freshly built kubeadm cluster.
 //
-// A birth depends only on the cluster's shape (nodes, settings, images), so it is simulated once
-// per shape, with a fixed seed, up to IMAGE_MS, and kept as an image: etcd's contents, from which
-// each node's containers are known (their Pods' statuses). A run loads the image and starts every
-// component against it at IMAGE_MS, as after a restart of every process on machines whose
-// containers kept running: controllers and kube-proxy list and watch, the kubelets adopt their
-// running containers. The run's own seed drives everything from then on. This is a third of a
-// small run's cost saved (BENCHMARKS.md). Clusters larger than MAX_IMAGED_NODES are born in their
-// run with its seed (their birth is run once anyway).
+// Simplification: a birth depends only on the cluster's shape (nodes, settings, images), so it is
+// simulated once per shape, with a fixed seed on its own random stream, up to IMAGE_MS (-5 s), and
+// kept as an image: etcd's contents, from which each node's running containers are known (their
+// Pods' statuses). A run loads the image and starts every component against it at IMAGE_MS, as
+// after a restart of every process on machines whose containers kept running: controllers,
+// kube-scheduler and kube-proxy list and watch, the kubelets adopt their running containers and
+// keep their machine's IDs. So the kube-system objects are the same for every seed, and timer
+// phases (Lease renewals, status reports, the node monitor) start at -5 s. The run's seed drives
+// everything from then on. It saves a third of a small run (BENCHMARKS.md). Clusters of more than
+// MAX_IMAGED_NODES are born in their own run with its seed (their birth runs once anyway).
 
 import { deepFreeze } from '../api/clone.ts';
 import type { DaemonSet, Node, Pod } from '../api/types.ts';
