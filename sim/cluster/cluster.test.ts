@@ -94,6 +94,26 @@ describe('the born image', () => {
     }
   });
 
+  it('lets kubectl and the components change born objects without writing to them (in freeze mode a write throws)', () => {
+    const run = new ScenarioRun(load('apply-to-running'), { freeze: true });
+    run.runUntil(0);
+    const coredns = run.cluster.apiserver.peekAll<Pod>('pods').find((p) => p.metadata.name.startsWith('coredns-'))!;
+    for (const line of [
+      'label nodes node-1 disktype=ssd',
+      'taint nodes node-3 k=v:NoSchedule',
+      'label pods -n kube-system --all --overwrite tier=system',
+      'scale deployment coredns -n kube-system --replicas=3',
+      `delete pod -n kube-system ${coredns.metadata.name}`,
+      'drain node-2 --ignore-daemonsets',
+      'uncordon node-2',
+      'set image deployment/coredns -n kube-system coredns=registry.k8s.io/coredns/coredns:v1.12.2',
+    ])
+      expect(run.cluster.kubectl(line).exitCode, line).toBe(0);
+    run.cluster.fault('node-down', 'node-3');
+    run.runUntil(600_000);
+    expect(run.cluster.kubectl('get deployment coredns -n kube-system').stdout).toMatch(/coredns\s+3\/3\s/);
+  });
+
   it('keeps one run\'s changes to born objects out of every other run', () => {
     const a = new ScenarioRun(load('apply-to-running'));
     a.runUntil(0);

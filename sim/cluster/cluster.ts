@@ -104,9 +104,15 @@ interface BornImage {
 
 const bornImages = new Map<string, BornImage>();
 
-/** bornImage returns the image of a cluster shape, simulating its birth the first time. */
-function bornImage(config: ClusterConfig): BornImage {
-  const key = JSON.stringify(config);
+/**
+ * bornImage returns the image of a cluster shape, simulating its birth the first time. Runs share
+ * its objects, which no component changes in place (stored objects are replaced, never written
+ * to); runs in freeze mode (tests) get an image of their own whose objects are deep-frozen, so a
+ * write to one fails loudly there. Frozen objects are not used otherwise: mixing them with
+ * unfrozen ones of the same shape slows every property read that sees both.
+ */
+function bornImage(config: ClusterConfig, freeze: boolean): BornImage {
+  const key = `${freeze ? 'frozen ' : ''}${JSON.stringify(config)}`;
   let image = bornImages.get(key);
   if (image) return image;
   const born = new Cluster({ seed: BIRTH_SEED, config, traceLevel: 'none', recordChanges: false, imageOnly: true });
@@ -115,8 +121,7 @@ function bornImage(config: ClusterConfig): BornImage {
   const running = new Map<string, Pod[]>();
   for (const b of etcd.buckets)
     for (const kv of b.kvs) {
-      // Every run shares these objects: freezing them makes a write to one fail loudly.
-      deepFreeze(kv);
+      if (freeze) deepFreeze(kv);
       const o = kv.value as Node | Pod;
       if (o.kind === 'Node') nodes.set(o.metadata.name, o);
       else if (o.kind === 'Pod' && o.spec.nodeName && o.status?.phase === 'Running' && !o.metadata.deletionTimestamp) {
@@ -192,7 +197,7 @@ export class Cluster {
 
   constructor(opts: ClusterOptions) {
     const plan = planNodes(opts.config);
-    const image = opts.imageOnly || plan.length > MAX_IMAGED_NODES ? undefined : bornImage(opts.config);
+    const image = opts.imageOnly || plan.length > MAX_IMAGED_NODES ? undefined : bornImage(opts.config, opts.freeze ?? false);
     this.sim = new Simulation({ seed: opts.seed, settings: opts.config.settings, traceLevel: 'none', stream: opts.imageOnly ? 'birth' : undefined });
     this.sim.clock.nowMs = image ? IMAGE_MS : BIRTH_MS;
     this.apiserver = new KubeAPIServer(this.sim, this.etcd);
