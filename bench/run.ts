@@ -1,7 +1,8 @@
 /// <reference types="node" />
 // Benchmarks for the simulator. Run with `npm run bench` (all) or
-// `npm run bench -- grading|scale` (grading takes a trace level: `grading none`). They print
-// figures; nothing here asserts on time.
+// `npm run bench -- grading|scale` (grading takes a trace level: `grading none`), or
+// `npm run bench -- compare <scenario> <checkout> <checkout>...` to time two versions of sim/ in one
+// process. They print figures; nothing here asserts on time.
 // Record results in BENCHMARKS.md with the command that produced them.
 
 import { readFileSync } from 'node:fs';
@@ -83,7 +84,47 @@ function scale(): void {
   );
 }
 
+/**
+ * compare times the grading runs of one scenario for several checkouts of the repository (paths
+ * to a clone or worktree each), loaded into one process and alternated run by run, so that the
+ * machine's own drift (this virtual machine's speed varies by 10-25% over minutes) falls on all of
+ * them alike. Each checkout reads its own scenario file. Birth is the ScenarioRun constructor.
+ */
+async function compare(name: string, roots: string[]): Promise<void> {
+  const versions = await Promise.all(
+    roots.map(async (root) => {
+      const abs = new URL(`${root.replace(/\/$/, '')}/`, `file://${process.cwd()}/`);
+      const loader = (await import(new URL('sim/scenario/loader.ts', abs).href)) as typeof import('../sim/scenario/loader.ts');
+      const runner = (await import(new URL('sim/scenario/runner.ts', abs).href)) as typeof import('../sim/scenario/runner.ts');
+      const sc = loader.parseScenario(readFileSync(new URL(`content/scenarios/${name}.yaml`, abs), 'utf8'), name);
+      return { root, sc, Run: runner.ScenarioRun, births: [] as number[], runs: [] as number[], events: 0 };
+    }),
+  );
+  for (let i = 0; i < 30; i++) for (const v of versions) new v.Run(v.sc, { seed: i }).run();
+  for (let i = 0; i < 100; i++)
+    for (const v of versions) {
+      const t0 = performance.now();
+      const run = new v.Run(v.sc, { seed: 100 + i });
+      const t1 = performance.now();
+      const e0 = run.cluster.sim.eventsProcessed;
+      run.run();
+      v.births.push(t1 - t0);
+      v.runs.push(performance.now() - t1);
+      v.events = run.cluster.sim.eventsProcessed - e0;
+    }
+  for (const v of versions)
+    console.log(
+      `compare ${name} ${v.root}: median ${median(v.births.map((b, i) => b + v.runs[i])).toFixed(2)} ms (birth ${median(v.births).toFixed(2)} ms + run ${median(v.runs).toFixed(2)} ms, ${v.events} events after birth; 100 runs alternated after 30 warm-up)`,
+    );
+}
+
 const which = process.argv[2] ?? 'all';
+if (which === 'compare') {
+  const [name, ...roots] = process.argv.slice(3);
+  if (!name || roots.length === 0) throw new Error('usage: npm run bench -- compare <scenario> <checkout> [<checkout>...]');
+  await compare(name, roots);
+  process.exit(0);
+}
 const traceLevel = (process.argv[3] ?? 'full') as TraceLevel;
 if (!['full', 'requests', 'none'].includes(traceLevel)) throw new Error(`unknown trace level ${traceLevel}: want full, requests or none`);
 if (which === 'grading' || which === 'all') grading(traceLevel);
