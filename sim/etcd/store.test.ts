@@ -11,6 +11,25 @@ describe('EtcdStore', () => {
     expect(u.succeeded).toBe(true);
     expect(u.kv).toMatchObject({ createRevision: 2, modRevision: 4, version: 2 });
   });
+  it('loads an image into an empty store: same revision and keys, and later writes stay in that store', () => {
+    const s = new EtcdStore();
+    s.create('/registry/pods/default/a', () => 1);
+    s.create('/registry/nodes/n', () => 2);
+    const image = s.image();
+    const x = new EtcdStore();
+    const y = new EtcdStore();
+    x.load(image);
+    y.load(image);
+    expect(x.revision).toBe(3);
+    expect(x.range('/registry/pods/').map((kv) => kv.key)).toEqual(['/registry/pods/default/a']);
+    const a = x.get('/registry/pods/default/a')!;
+    expect(x.update('/registry/pods/default/a', a.modRevision, () => 9).revision).toBe(4);
+    x.delete('/registry/nodes/n', x.get('/registry/nodes/n')!.modRevision);
+    expect(y.get('/registry/pods/default/a')?.value).toBe(1);
+    expect(y.get('/registry/nodes/n')?.value).toBe(2);
+    expect(y.revision).toBe(3);
+    expect(() => x.load(image)).toThrow(/empty store/);
+  });
   it('fails a compare-and-swap on a stale modRevision or an existing key', () => {
     const s = new EtcdStore();
     const a = s.create('/registry/pods/default/a', () => 1);
