@@ -84,6 +84,11 @@ function client(kind: string): Client {
 }
 
 /** substitute fills {{name}} placeholders (grade.ts's substitute, without loading the simulator). */
+/** answerKey names an answer to a variant, to tell whether a result graded ahead is still current. */
+function answerKey(v: number, answer: unknown): string {
+  return `${v}#${JSON.stringify(answer)}`;
+}
+
 function substitute(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{\{\s*([a-zA-Z][a-zA-Z0-9]*)\s*\}\}/g, (m, name: string) =>
     name in values ? String(values[name]) : m,
@@ -539,7 +544,12 @@ export function mount(root: HTMLElement): void {
     const forV = v;
     setLive(t.checking);
     const started = performance.now();
-    const res = await ask({ type: 'grade', qid: payload.id, v: forV, answer: a });
+    // An answer graded ahead (what-if, task) is shown as it is: grading is a pure function of the
+    // question, the variant and the answer, so asking the worker again would only add its queue.
+    const ready = gradedAhead?.key === answerKey(forV, a) ? gradedAhead.result : undefined;
+    const res: Response = ready
+      ? { id: 0, ok: true, result: { ...ready, ms: 0 } }
+      : await ask({ type: 'grade', qid: payload.id, v: forV, answer: a });
     const ms = performance.now() - started;
     if (forV !== v) return;
     root.dataset.gradeMs = ms.toFixed(1);
@@ -619,6 +629,8 @@ export function mount(root: HTMLElement): void {
 
   /** afterPrepare runs once a variant is ready (what-if and task questions grade ahead). */
   let afterPrepare: (() => void) | undefined;
+  /** gradedAhead is the last what-if or task answer the worker graded ahead, with its result. */
+  let gradedAhead: { key: string; result: GradeResult } | undefined;
 
   async function prepare(): Promise<void> {
     variant = undefined;
@@ -703,12 +715,12 @@ export function mount(root: HTMLElement): void {
     const speculate = async (): Promise<void> => {
       if (!variant || final) return;
       const a = answer();
-      const key = `${v}#${JSON.stringify(a)}`;
+      const key = answerKey(v, a);
       const mine = ++latest;
       const res = await client(q.kind).call({ type: 'speculate', qid: payload.id, v, answer: a });
+      if (res.ok && res.result) gradedAhead = { key, result: res.result };
       // data-graded-ahead tells tests (and nothing else) that Check will find the result ready.
-      if (res.ok && mine === latest && key === `${v}#${JSON.stringify(answer())}`)
-        root.dataset.gradedAhead = 'true';
+      if (res.ok && mine === latest && key === answerKey(v, answer())) root.dataset.gradedAhead = 'true';
     };
     ui.form.addEventListener('input', () => {
       root.dataset.gradedAhead = 'false';

@@ -119,8 +119,9 @@ function handle(req: Request): Response {
     }
     case 'speculate': {
       const k = aheadKey(req.qid, req.v, req.answer);
-      if (!ahead.has(k)) remember(ahead, k, gradeAnswer(req.qid, req.v, req.answer), AHEAD_SIZE);
-      return { id: req.id, ok: true };
+      let result = ahead.get(k);
+      if (!result) remember(ahead, k, (result = gradeAnswer(req.qid, req.v, req.answer)), AHEAD_SIZE);
+      return { id: req.id, ok: true, result };
     }
     case 'solution': {
       const k = keyFor(req.qid, req.v);
