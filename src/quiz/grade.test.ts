@@ -2,7 +2,8 @@
 // simulator runs of the demo questions (content/questions/demo.yaml).
 import { describe, expect, it } from 'vitest';
 import { loadQuestions, type LoadedQuestion } from './load.ts';
-import { commandLines, computeKey, consoleLine, grade, parseNumber, solutionOf, variantOf, fill, type Keyed } from './grade.ts';
+import { commandLines, computeKey, computeKeySteps, consoleLine, grade, parseNumber, solutionOf, variantOf, fill, type Keyed } from './grade.ts';
+import { ScenarioRun, parseScenario } from '../../sim/index.ts';
 
 const all = loadQuestions();
 const byId = (id: string): LoadedQuestion => {
@@ -26,6 +27,42 @@ describe('variantOf', () => {
     const seeds = new Set(Array.from({ length: 50 }, (_, v) => variantOf(q, v).seed));
     expect(seeds.size).toBeGreaterThan(10);
     for (const s of seeds) expect(s >= 1 && s <= 40).toBe(true);
+  });
+});
+
+describe('computeKeySteps', () => {
+  it('pauses between slices of virtual time, and two keys worked out in turns equal keys worked out at once', () => {
+    const a = byId('demo-replacement-seconds');
+    const b = byId('demo-predict-partition');
+    const ga = computeKeySteps(a.question, a.scenarioYaml, variantOf(a.question, 3));
+    const gb = computeKeySteps(b.question, b.scenarioYaml, variantOf(b.question, 5));
+    let ra = ga.next();
+    let rb = gb.next();
+    let pauses = 0;
+    while (!ra.done || !rb.done) {
+      if (!ra.done) ra = ga.next();
+      if (!rb.done) rb = gb.next();
+      pauses++;
+    }
+    expect(pauses).toBeGreaterThan(20);
+    const once = (lq: LoadedQuestion, v: number) => computeKey(lq.question, lq.scenarioYaml, variantOf(lq.question, v));
+    for (const [sliced, whole] of [
+      [ra.value, once(a, 3)],
+      [rb.value, once(b, 5)],
+    ] as const) {
+      expect(sliced.key).toEqual(whole.key);
+      expect(sliced.values).toEqual(whole.values);
+      expect(JSON.stringify(sliced.run)).toBe(JSON.stringify(whole.run));
+    }
+  });
+
+  it('plays the same run as the scenario played in one go', () => {
+    const lq = byId('demo-replacement-seconds');
+    const variant = variantOf(lq.question, 2);
+    const k = computeKey(lq.question, lq.scenarioYaml, variant);
+    const whole = new ScenarioRun(parseScenario(lq.scenarioYaml!, 'scenario'), { seed: variant.seed, traceLevel: 'requests' }).run();
+    expect(k.run!.trace.filter((e) => e.kind === 'request').length).toBe(whole.cluster.sim.trace.filter((e) => e.kind === 'request').length);
+    expect(JSON.stringify(k.run!.changes)).toBe(JSON.stringify(whole.cluster.apiserver.changes));
   });
 });
 

@@ -1,6 +1,8 @@
 // grade computes a question's key for a learner's variant by running the simulator, and grades an
 // answer against it. Pure and synchronous: the same code runs in the quiz worker (browser), in the
-// build-time audit and in the tests.
+// build-time audit and in the tests. Key runs are also available as generators that pause between
+// slices of virtual time (computeKeySteps), so the worker can answer a Check while it works out a
+// neighbouring question's key; a run in slices is the same run.
 
 import { OUTPUT_RESOURCES, ScenarioRun, parseScenario, substitute, type CommandOutput } from '../../sim/index.ts';
 import { measure, needsFullTrace, MeasureError, type Measured, type RunView } from './measure.ts';
@@ -64,8 +66,37 @@ export interface RunRequest {
   full?: boolean;
 }
 
+/** SLICE_MS is how much virtual time a run covers between two pauses of its generator. */
+const SLICE_MS = 5_000;
+
+/**
+ * advance runs a scenario to t (ms) in slices of SLICE_MS, pausing after each but the last. Playing
+ * to t in pieces plays the same events and steps as playing to t at once: steps and events keep
+ * their own times, and nothing runs at a slice's end.
+ */
+function* advance(run: ScenarioRun, t: number): Generator<void, void> {
+  for (let at = Math.min(run.cluster.sim.now() + SLICE_MS, t); ; at = Math.min(at + SLICE_MS, t)) {
+    run.runUntil(at);
+    if (at >= t) return;
+    yield;
+  }
+}
+
+/** drive runs a generator of slices to its end at once. */
+export function drive<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
 /** runVariant plays the question's scenario for a variant. scenarioYaml is the scenario file's text. */
 export function runVariant(scenarioYaml: string, variant: Variant, req: RunRequest = {}): Run {
+  return drive(runVariantSteps(scenarioYaml, variant, req));
+}
+
+/** runVariantSteps is runVariant as slices (see advance). */
+export function* runVariantSteps(scenarioYaml: string, variant: Variant, req: RunRequest = {}): Generator<void, Run> {
   const text = substitute(scenarioYaml, { ...variant.params, ...req.params });
   const scenario = parseScenario(text, 'scenario');
   const run = new ScenarioRun(scenario, { seed: variant.seed, traceLevel: req.full ? 'full' : 'requests', recordChanges: true, until: req.until });
@@ -75,7 +106,7 @@ export function runVariant(scenarioYaml: string, variant: Variant, req: RunReque
   const outputs: Run['outputs'] = [];
   const stops = [req.commands?.at, req.reveal?.at].filter((t): t is number => t !== undefined).sort((a, b) => a - b);
   for (const t of stops) {
-    run.runUntil(t * 1000);
+    yield* advance(run, t * 1000);
     if (req.commands && req.commands.at === t)
       for (const line of req.commands.lines) {
         const c = consoleLine(line);
@@ -85,7 +116,7 @@ export function runVariant(scenarioYaml: string, variant: Variant, req: RunReque
       }
     if (req.reveal && req.reveal.at === t) outputs.push({ command: `kubectl ${req.reveal.kubectl}`, output: run.cluster.kubectl(req.reveal.kubectl) });
   }
-  run.runUntil(run.until);
+  yield* advance(run, run.until);
   return {
     initial,
     trace: run.cluster.sim.trace,
@@ -121,6 +152,11 @@ function text(m: Measured): string {
 
 /** computeKey runs the scenario for a variant and reads the key off the run. */
 export function computeKey(q: Question, scenarioYaml: string | undefined, variant: Variant): Keyed {
+  return drive(computeKeySteps(q, scenarioYaml, variant));
+}
+
+/** computeKeySteps is computeKey as slices: the worker pauses between them (see advance). */
+export function* computeKeySteps(q: Question, scenarioYaml: string | undefined, variant: Variant): Generator<void, Keyed> {
   const values: Record<string, string | number> = { ...variant.params };
   if (q.kind === 'interview') return { variant, key: { kind: 'none' }, values };
   if (scenarioYaml === undefined) throw new MeasureError(`question ${q.id} needs its scenario`);
@@ -129,11 +165,11 @@ export function computeKey(q: Question, scenarioYaml: string | undefined, varian
     // Graded by running the learner's answer; the texts may still quote values of the plain run.
     if (Object.keys(q.values).length === 0) return { variant, key: { kind: 'checks' }, values };
     const defaults = q.kind === 'what-if' ? Object.fromEntries(q.params.map((p) => [p.name, p.default])) : {};
-    const run = runVariant(scenarioYaml, variant, { params: defaults, full });
+    const run = yield* runVariantSteps(scenarioYaml, variant, { params: defaults, full });
     for (const [name, m] of Object.entries(q.values)) values[name] = text(measure(run, m));
     return { variant, key: { kind: 'checks' }, values, run };
   }
-  const run = runVariant(scenarioYaml, variant, { full, reveal: q.kind === 'predict' ? { at: q.reveal.at, kubectl: q.reveal.kubectl } : undefined });
+  const run = yield* runVariantSteps(scenarioYaml, variant, { full, reveal: q.kind === 'predict' ? { at: q.reveal.at, kubectl: q.reveal.kubectl } : undefined });
   for (const [name, m] of Object.entries(q.values)) values[name] = text(measure(run, m));
   let key: Key;
   if (q.kind === 'choice' || (q.kind === 'predict' && q.options)) {

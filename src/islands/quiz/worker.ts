@@ -11,6 +11,7 @@
 /// <reference lib="webworker" />
 import {
   computeKey,
+  computeKeySteps,
   grade,
   runVariant,
   solutionOf,
@@ -58,6 +59,66 @@ function keyFor(qid: string, v: number): Keyed {
   return k;
 }
 
+/** SLICE_BUDGET_MS is how long a key run works before it lets waiting requests through. */
+const SLICE_BUDGET_MS = 8;
+/** pending holds the key runs under way, so that a variant's key is worked out once. */
+const pending = new Map<string, Promise<Keyed>>();
+
+/** pause lets the worker take the messages that arrived (a MessageChannel, unlike setTimeout, is not clamped). */
+function pause(): Promise<void> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => resolve();
+    ch.port2.postMessage(0);
+  });
+}
+
+/**
+ * keyForInSlices is keyFor for prepare: the key run pauses every SLICE_BUDGET_MS, so that a Check
+ * on a question already prepared is graded at once instead of waiting for this run to end. The
+ * run is the same as keyFor's (grade.ts advance).
+ */
+async function keyForInSlices(qid: string, v: number): Promise<Keyed> {
+  const cacheKey = `${qid}#${v}`;
+  const hit = keyed.get(cacheKey);
+  if (hit) return hit;
+  const running = pending.get(cacheKey);
+  if (running) return running;
+  const work = (async () => {
+    const { q, payload } = question(qid);
+    const steps = computeKeySteps(q, payload.scenarioYaml, variantOf(q, v));
+    let since = performance.now();
+    for (;;) {
+      const r = steps.next();
+      if (r.done) {
+        remember(keyed, cacheKey, r.value, CACHE_SIZE);
+        return r.value;
+      }
+      if (performance.now() - since > SLICE_BUDGET_MS) {
+        await pause();
+        since = performance.now();
+      }
+    }
+  })();
+  pending.set(cacheKey, work);
+  try {
+    return await work;
+  } finally {
+    pending.delete(cacheKey);
+  }
+}
+
+/** prepare registers a question and works out the key of a variant, in slices. */
+async function prepare(req: Extract<Request, { type: 'prepare' }>): Promise<Response> {
+  register(req.payload);
+  const k = await keyForInSlices(req.payload.id, req.v);
+  // A wrong answer shows the key run's evidence: work it out once the worker is idle, so that
+  // Check does not pay for it.
+  const { id } = req.payload;
+  if (req.payload.question.kind !== 'what-if') setTimeout(() => evidenceOf(id, req.v), 0);
+  return { id: req.id, ok: true, variant: k.variant };
+}
+
 /** register rebuilds the question the page carried: wrong fixtures stay out, solutions are unsealed. */
 function register(p: Payload): void {
   if (questions.has(p.id)) return;
@@ -102,15 +163,8 @@ function evidenceOf(qid: string, v: number): Fact[] | undefined {
 
 function handle(req: Request): Response {
   switch (req.type) {
-    case 'prepare': {
-      register(req.payload);
-      const k = keyFor(req.payload.id, req.v);
-      // A wrong answer shows the key run's evidence: work it out once the worker is idle, so that
-      // Check does not pay for it.
-      const { id } = req.payload;
-      if (req.payload.question.kind !== 'what-if') setTimeout(() => evidenceOf(id, req.v), 0);
-      return { id: req.id, ok: true, variant: k.variant };
-    }
+    case 'prepare':
+      throw new Error('prepare is answered by prepare()');
     case 'grade': {
       const start = performance.now();
       const hit = ahead.get(aheadKey(req.qid, req.v, req.answer));
@@ -150,11 +204,19 @@ function handle(req: Request): Response {
 
 self.onmessage = (ev: MessageEvent<Request>) => {
   const req = ev.data;
+  const failed = (err: unknown): Response => ({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+  if (req.type === 'prepare') {
+    prepare(req).then(
+      (res) => self.postMessage(res),
+      (err) => self.postMessage(failed(err)),
+    );
+    return;
+  }
   let res: Response;
   try {
     res = handle(req);
   } catch (err) {
-    res = { id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) };
+    res = failed(err);
   }
   self.postMessage(res);
 };
