@@ -2,7 +2,7 @@
 // simulator runs of the demo questions (content/questions/demo.yaml).
 import { describe, expect, it } from 'vitest';
 import { loadQuestions, type LoadedQuestion } from './load.ts';
-import { commandLines, computeKey, computeKeySteps, consoleLine, grade, parseNumber, solutionOf, variantOf, fill, type Keyed } from './grade.ts';
+import { commandLines, computeKey, computeKeySteps, consoleLine, drive, grade, parseNumber, runVariantSteps, solutionOf, taskStartSteps, variantOf, fill, type Keyed } from './grade.ts';
 import { ScenarioRun, parseScenario } from '../../sim/index.ts';
 
 const all = loadQuestions();
@@ -63,6 +63,33 @@ describe('computeKeySteps', () => {
     const whole = new ScenarioRun(parseScenario(lq.scenarioYaml!, 'scenario'), { seed: variant.seed, traceLevel: 'requests' }).run();
     expect(k.run!.trace.filter((e) => e.kind === 'request').length).toBe(whole.cluster.sim.trace.filter((e) => e.kind === 'request').length);
     expect(JSON.stringify(k.run!.changes)).toBe(JSON.stringify(whole.cluster.apiserver.changes));
+  });
+});
+
+describe('taskStartSteps', () => {
+  it('grades an answer from a task played to its start exactly as from scratch, right or wrong', () => {
+    const lq = byId('demo-task-pending');
+    const q = lq.question;
+    const k = computeKey(q, lq.scenarioYaml, variantOf(q, 4));
+    for (const commands of ['label nodes node-2 disktype=ssd', 'get pods\nlabel nodes node-1 disktype=ssd']) {
+      const start = drive(taskStartSteps(q, lq.scenarioYaml!, k.variant));
+      expect(start.run.cluster.sim.now()).toBe(30_000);
+      const fresh = grade(q, k, { kind: 'task', commands }, lq.scenarioYaml);
+      const fromStart = grade(q, k, { kind: 'task', commands }, lq.scenarioYaml, start);
+      expect(fromStart).toEqual(fresh);
+    }
+  });
+
+  it('serves a console request (commands at the start, no settling) as a fresh run would', () => {
+    const lq = byId('demo-task-pending');
+    const q = lq.question;
+    if (q.kind !== 'task') throw new Error('not a task');
+    const variant = variantOf(q, 2);
+    const req = { commands: { at: q.start, lines: ['get pods', 'describe nodes node-2'] }, until: q.start * 1000 };
+    const fresh = drive(runVariantSteps(lq.scenarioYaml!, variant, req));
+    const fromStart = drive(runVariantSteps(lq.scenarioYaml!, variant, req, drive(taskStartSteps(q, lq.scenarioYaml!, variant))));
+    expect(fromStart.outputs).toEqual(fresh.outputs);
+    expect(fromStart.until).toBe(fresh.until);
   });
 });
 

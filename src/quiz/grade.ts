@@ -96,13 +96,9 @@ export function runVariant(scenarioYaml: string, variant: Variant, req: RunReque
 }
 
 /** runVariantSteps is runVariant as slices (see advance). */
-export function* runVariantSteps(scenarioYaml: string, variant: Variant, req: RunRequest = {}): Generator<void, Run> {
-  const text = substitute(scenarioYaml, { ...variant.params, ...req.params });
-  const scenario = parseScenario(text, 'scenario');
-  const run = new ScenarioRun(scenario, { seed: variant.seed, traceLevel: req.full ? 'full' : 'requests', recordChanges: true, until: req.until });
-  // The cluster is born before 0 without recording changes: keep its state at 0 to replay from.
-  const initial: Run['initial'] = {};
-  for (const r of OUTPUT_RESOURCES) initial[r] = run.cluster.apiserver.peekAll(r);
+export function* runVariantSteps(scenarioYaml: string, variant: Variant, req: RunRequest = {}, start?: TaskStart): Generator<void, Run> {
+  const { run, scenario, initial } = start ?? beginVariant(scenarioYaml, variant, req);
+  const until = req.until ?? run.until;
   const outputs: Run['outputs'] = [];
   const stops = [req.commands?.at, req.reveal?.at].filter((t): t is number => t !== undefined).sort((a, b) => a - b);
   for (const t of stops) {
@@ -116,15 +112,48 @@ export function* runVariantSteps(scenarioYaml: string, variant: Variant, req: Ru
       }
     if (req.reveal && req.reveal.at === t) outputs.push({ command: `kubectl ${req.reveal.kubectl}`, output: run.cluster.kubectl(req.reveal.kubectl) });
   }
-  yield* advance(run, run.until);
+  yield* advance(run, until);
   return {
     initial,
     trace: run.cluster.sim.trace,
     changes: run.cluster.apiserver.changes,
     stepTimes: scenario.steps.map((s) => s.at / 1000),
-    until: run.until / 1000,
+    until: until / 1000,
     outputs,
   };
+}
+
+/** beginVariant builds a variant's cluster at time 0 (its birth is before 0). */
+function beginVariant(scenarioYaml: string, variant: Variant, req: RunRequest): TaskStart {
+  const text = substitute(scenarioYaml, { ...variant.params, ...req.params });
+  const scenario = parseScenario(text, 'scenario');
+  const run = new ScenarioRun(scenario, { seed: variant.seed, traceLevel: req.full ? 'full' : 'requests', recordChanges: true, until: req.until });
+  // The cluster is born before 0 without recording changes: keep its state at 0 to replay from.
+  const initial: Run['initial'] = {};
+  for (const r of OUTPUT_RESOURCES) initial[r] = run.cluster.apiserver.peekAll(r);
+  return { run, scenario, initial, seed: variant.seed };
+}
+
+/**
+ * TaskStart is a task's variant played up to the moment the learner's commands run (q.start),
+ * with nothing typed yet. Every answer and every console line of that variant plays the same
+ * run up to there, so the quiz worker keeps one ready and hands it to the next grading or console
+ * request (once: the learner's commands change it). Grading from it gives the same run as
+ * grading from scratch (test in grade.test.ts).
+ */
+export interface TaskStart {
+  run: ScenarioRun;
+  scenario: ReturnType<typeof parseScenario>;
+  initial: Run['initial'];
+  seed: number;
+}
+
+/** taskStartSteps plays a task's variant to its start, in slices (see advance). */
+export function* taskStartSteps(q: Question, scenarioYaml: string, variant: Variant): Generator<void, TaskStart> {
+  if (q.kind !== 'task') throw new Error(`question ${q.id} is not a task`);
+  const start = beginVariant(scenarioYaml, variant, { until: (q.start + q.settle) * 1000 });
+  yield* advance(start.run, q.start * 1000);
+  return start;
 }
 
 /** Key is what the simulator says the answer is, for one variant. */
@@ -307,7 +336,7 @@ export function consoleLine(line: string): ConsoleLine {
 }
 
 /** grade grades an answer for a keyed variant. It never throws on learner input. */
-export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: string): Grade {
+export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: string, start?: TaskStart): Grade {
   const k = keyed.key;
   switch (q.kind) {
     case 'choice':
@@ -378,7 +407,8 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
       if (lines.length === 0) return invalid('Type at least one command.', 'コマンドを 1 つ以上入力してください。');
       if (lines.length > MAX_COMMANDS) return invalid(`At most ${MAX_COMMANDS} commands, please.`, `コマンドは ${MAX_COMMANDS} 個までにしてください。`);
       if (lines.some((l) => l.length > 2000)) return invalid('A command is too long (2,000 characters at most).', 'コマンドが長すぎます(2,000 文字まで)。');
-      const run = runVariant(scenarioYaml, keyed.variant, { commands: { at: q.start, lines }, until: (q.start + q.settle) * 1000 });
+      const from = start?.seed === keyed.variant.seed ? start : undefined;
+      const run = drive(runVariantSteps(scenarioYaml, keyed.variant, { commands: { at: q.start, lines }, until: (q.start + q.settle) * 1000 }, from));
       return checksGrade(runChecks(q.checks, run), run.outputs);
     }
     case 'interview': {

@@ -12,8 +12,11 @@
 import {
   computeKey,
   computeKeySteps,
+  drive,
   grade,
-  runVariant,
+  runVariantSteps,
+  taskStartSteps,
+  type TaskStart,
   solutionOf,
   MAX_COMMANDS,
   commandLines,
@@ -116,7 +119,52 @@ async function prepare(req: Extract<Request, { type: 'prepare' }>): Promise<Resp
   // Check does not pay for it.
   const { id } = req.payload;
   if (req.payload.question.kind !== 'what-if') setTimeout(() => evidenceOf(id, req.v), 0);
+  if (req.payload.question.kind === 'task') setTimeout(() => void playStart(id, req.v), 0);
   return { id: req.id, ok: true, variant: k.variant };
+}
+
+/**
+ * starts holds, per task question, its variant played to the moment the learner's commands run;
+ * a Check or a console request takes it (a run serves once) and another is played in the
+ * background, in slices, for the next one. A Check then pays for the commands and the settle time
+ * only, not for the cluster's start and the scenario's first seconds.
+ */
+const starts = new Map<string, TaskStart>();
+const startsUnderWay = new Set<string>();
+
+function takeStart(qid: string, v: number): TaskStart | undefined {
+  const key = `${qid}#${v}`;
+  const start = starts.get(key);
+  starts.delete(key);
+  setTimeout(() => void playStart(qid, v), 0);
+  return start;
+}
+
+async function playStart(qid: string, v: number): Promise<void> {
+  const key = `${qid}#${v}`;
+  if (starts.has(key) || startsUnderWay.has(key)) return;
+  const { q, payload } = question(qid);
+  if (q.kind !== 'task' || payload.scenarioYaml === undefined) return;
+  startsUnderWay.add(key);
+  try {
+    const steps = taskStartSteps(q, payload.scenarioYaml, variantOf(q, v));
+    let since = performance.now();
+    for (;;) {
+      const r = steps.next();
+      if (r.done) {
+        // Only the question's current variant is kept.
+        for (const k of starts.keys()) if (k.startsWith(`${qid}#`)) starts.delete(k);
+        starts.set(key, r.value);
+        return;
+      }
+      if (performance.now() - since > SLICE_BUDGET_MS) {
+        await pause();
+        since = performance.now();
+      }
+    }
+  } finally {
+    startsUnderWay.delete(key);
+  }
 }
 
 /** register rebuilds the question the page carried: wrong fixtures stay out, solutions are unsealed. */
@@ -139,7 +187,10 @@ function gradeAnswer(qid: string, v: number, answer: Parameters<typeof grade>[2]
   const start = performance.now();
   const k = keyFor(qid, v);
   const { q, payload } = question(qid);
-  const { run: answerRun, ...g } = grade(q, k, answer, payload.scenarioYaml);
+  // An answer grade() turns away without a run (no commands, too many) leaves the start for the next.
+  const lines = answer.kind === 'task' ? commandLines(answer.commands).length : 0;
+  const from = q.kind === 'task' && lines > 0 && lines <= MAX_COMMANDS ? takeStart(qid, v) : undefined;
+  const { run: answerRun, ...g } = grade(q, k, answer, payload.scenarioYaml, from);
   // What-if answers always show their own run's moments (the point is to see them move);
   // other kinds show the key run's moments after a wrong answer.
   const facts =
@@ -193,10 +244,9 @@ function handle(req: Request): Response {
       const lines = commandLines(req.commands)
         .slice(0, MAX_COMMANDS)
         .map((l) => l.slice(0, 2000));
-      const run = runVariant(payload.scenarioYaml, variantOf(q, req.v), {
-        commands: { at: q.start, lines },
-        until: q.start * 1000,
-      });
+      const run = drive(
+        runVariantSteps(payload.scenarioYaml, variantOf(q, req.v), { commands: { at: q.start, lines }, until: q.start * 1000 }, takeStart(req.qid, req.v)),
+      );
       return { id: req.id, ok: true, outputs: run.outputs };
     }
   }
