@@ -7,6 +7,7 @@ import type { Node, Pod, ReplicaSet } from '../api/types.ts';
 import { parseTime } from '../engine/clock.ts';
 import { parseScenario } from '../scenario/loader.ts';
 import { ScenarioRun } from '../scenario/runner.ts';
+import { bornImageSteps } from './cluster.ts';
 
 function load(name: string) {
   return parseScenario(readFileSync(new URL(`../../content/scenarios/${name}.yaml`, import.meta.url), 'utf8'), `${name}.yaml`);
@@ -124,6 +125,18 @@ describe('the born image', () => {
     b.runUntil(0);
     expect(b.cluster.node('node-1')!.metadata.labels?.disktype).toBeUndefined();
     expect(b.cluster.kubectl('get deployment coredns -n kube-system').stdout).toMatch(/coredns\s+2\/2\s/);
+  });
+
+  it('can be born in slices with pauses between them, giving the runs an image made at once gives', () => {
+    const sc = load('apply-to-running');
+    const shape = { ...sc, cluster: { ...sc.cluster, nodes: [{ name: 'sliced-1', cpu: '4', memory: '8Gi', pods: 110, labels: {}, taints: [], images: [] }] } };
+    let pauses = 0;
+    for (const steps = bornImageSteps(shape.cluster); !steps.next().done; ) pauses++;
+    expect(pauses).toBeGreaterThan(5);
+    // Runs in freeze mode have an image of their own, made at once when the first one starts.
+    const sliced = new ScenarioRun(shape, { seed: 3 }).run();
+    const once = new ScenarioRun(shape, { seed: 3, freeze: true }).run();
+    expect(JSON.stringify(sliced.result())).toBe(JSON.stringify(once.result()));
   });
 
   it('is not used for clusters over 64 nodes: those are born in their own run, with its seed', () => {

@@ -59,7 +59,7 @@ export interface ClusterOptions {
   traceLevel?: TraceLevel;
   recordChanges?: boolean;
   freeze?: boolean;
-  /** imageOnly builds a born image: the birth runs to IMAGE_MS and stops (bornImage). */
+  /** imageOnly builds a cluster to be born for an image: bornImageSteps plays its birth. */
   imageOnly?: boolean;
 }
 
@@ -104,6 +104,11 @@ interface BornImage {
 
 const bornImages = new Map<string, BornImage>();
 
+/** imageKey names a cluster shape's image (runs in freeze mode have their own). */
+function imageKey(config: ClusterConfig, freeze: boolean): string {
+  return `${freeze ? 'frozen ' : ''}${JSON.stringify(config)}`;
+}
+
 /**
  * bornImage returns the image of a cluster shape, simulating its birth the first time. Runs share
  * its objects, which no component changes in place (stored objects are replaced, never written
@@ -112,10 +117,25 @@ const bornImages = new Map<string, BornImage>();
  * unfrozen ones of the same shape slows every property read that sees both.
  */
 function bornImage(config: ClusterConfig, freeze: boolean): BornImage {
-  const key = `${freeze ? 'frozen ' : ''}${JSON.stringify(config)}`;
-  let image = bornImages.get(key);
-  if (image) return image;
+  drive(bornImageSteps(config, freeze));
+  return bornImages.get(imageKey(config, freeze))!;
+}
+
+/**
+ * bornImageSteps makes sure a cluster shape's image exists, simulating its birth in slices of 5 s
+ * of virtual time and pausing after each (the quiz worker answers requests in between). Playing
+ * the birth in pieces plays the same events: nothing runs at a slice's end.
+ */
+export function* bornImageSteps(config: ClusterConfig, freeze = false): Generator<void, void> {
+  const key = imageKey(config, freeze);
+  if (bornImages.has(key) || planNodes(config).length > MAX_IMAGED_NODES) return;
   const born = new Cluster({ seed: BIRTH_SEED, config, traceLevel: 'none', recordChanges: false, imageOnly: true });
+  for (let t = BIRTH_MS + 5_000; t < IMAGE_MS; t += 5_000) {
+    born.sim.runUntil(t);
+    yield;
+  }
+  born.sim.runUntil(IMAGE_MS);
+  if (bornImages.has(key)) return;
   const etcd = born.etcd.image();
   const nodes = new Map<string, Node>();
   const running = new Map<string, Pod[]>();
@@ -130,10 +150,12 @@ function bornImage(config: ClusterConfig, freeze: boolean): BornImage {
         running.set(o.spec.nodeName, list);
       }
     }
-  image = { etcd, nodes, running };
   if (bornImages.size >= 8) bornImages.clear();
-  bornImages.set(key, image);
-  return image;
+  bornImages.set(key, { etcd, nodes, running });
+}
+
+function drive(steps: Generator<void, void>): void {
+  while (!steps.next().done);
 }
 
 interface NodePlan {
@@ -229,10 +251,7 @@ export class Cluster {
     plan.forEach((p, i) => this.addNode(p, i, plan.length, image));
     if (!image) this.bootstrapPods(plan);
 
-    if (opts.imageOnly) {
-      this.sim.runUntil(IMAGE_MS);
-      return;
-    }
+    if (opts.imageOnly) return;
     // Let the cluster settle before the scenario's time 0, without tracing the warm-up.
     this.sim.runUntil(0);
     this.sim.traceLevel = opts.traceLevel ?? 'full';

@@ -4,7 +4,7 @@
 // slices of virtual time (computeKeySteps), so the worker can answer a Check while it works out a
 // neighbouring question's key; a run in slices is the same run.
 
-import { OUTPUT_RESOURCES, ScenarioRun, parseScenario, substitute, type CommandOutput } from '../../sim/index.ts';
+import { OUTPUT_RESOURCES, ScenarioRun, bornImageSteps, parseScenario, substitute, type CommandOutput } from '../../sim/index.ts';
 import { measure, needsFullTrace, MeasureError, type Measured, type RunView } from './measure.ts';
 import type { Check, Question, Text } from './schema.ts';
 import { parseNumber } from './number.ts';
@@ -97,7 +97,7 @@ export function runVariant(scenarioYaml: string, variant: Variant, req: RunReque
 
 /** runVariantSteps is runVariant as slices (see advance). */
 export function* runVariantSteps(scenarioYaml: string, variant: Variant, req: RunRequest = {}, start?: TaskStart): Generator<void, Run> {
-  const { run, scenario, initial } = start ?? beginVariant(scenarioYaml, variant, req);
+  const { run, scenario, initial } = start ?? (yield* beginVariant(scenarioYaml, variant, req));
   const until = req.until ?? run.until;
   const outputs: Run['outputs'] = [];
   const stops = [req.commands?.at, req.reveal?.at].filter((t): t is number => t !== undefined).sort((a, b) => a - b);
@@ -123,10 +123,14 @@ export function* runVariantSteps(scenarioYaml: string, variant: Variant, req: Ru
   };
 }
 
-/** beginVariant builds a variant's cluster at time 0 (its birth is before 0). */
-function beginVariant(scenarioYaml: string, variant: Variant, req: RunRequest): TaskStart {
+/**
+ * beginVariant builds a variant's cluster at time 0 (its birth is before 0). The first cluster of
+ * a shape also simulates that shape's born image, in slices (sim/cluster/cluster.ts).
+ */
+function* beginVariant(scenarioYaml: string, variant: Variant, req: RunRequest): Generator<void, TaskStart> {
   const text = substitute(scenarioYaml, { ...variant.params, ...req.params });
   const scenario = parseScenario(text, 'scenario');
+  yield* bornImageSteps(scenario.cluster);
   const run = new ScenarioRun(scenario, { seed: variant.seed, traceLevel: req.full ? 'full' : 'requests', recordChanges: true, until: req.until });
   // The cluster is born before 0 without recording changes: keep its state at 0 to replay from.
   const initial: Run['initial'] = {};
@@ -151,7 +155,7 @@ export interface TaskStart {
 /** taskStartSteps plays a task's variant to its start, in slices (see advance). */
 export function* taskStartSteps(q: Question, scenarioYaml: string, variant: Variant): Generator<void, TaskStart> {
   if (q.kind !== 'task') throw new Error(`question ${q.id} is not a task`);
-  const start = beginVariant(scenarioYaml, variant, { until: (q.start + q.settle) * 1000 });
+  const start = yield* beginVariant(scenarioYaml, variant, { until: (q.start + q.settle) * 1000 });
   yield* advance(start.run, q.start * 1000);
   return start;
 }
