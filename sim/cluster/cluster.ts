@@ -29,6 +29,7 @@ import { NodeLifecycleController } from '../controllers/nodelifecycle/node-lifec
 import { ReplicaSetController } from '../controllers/replicaset/replica-set.ts';
 import { TaintEvictionController } from '../controllers/tainteviction/taint-eviction-controller.ts';
 import { Simulation } from '../engine/simulation.ts';
+import { SLICE_MS, drive } from '../engine/steps.ts';
 import type { TraceLevel } from '../engine/trace.ts';
 import { EtcdStore, type EtcdImage } from '../etcd/store.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
@@ -122,15 +123,14 @@ function bornImage(config: ClusterConfig, freeze: boolean): BornImage {
 }
 
 /**
- * bornImageSteps makes sure a cluster shape's image exists, simulating its birth in slices of 5 s
- * of virtual time and pausing after each (the quiz worker answers requests in between). Playing
- * the birth in pieces plays the same events: nothing runs at a slice's end.
+ * bornImageSteps makes sure a cluster shape's image exists, simulating its birth in slices
+ * (engine/steps.ts) and pausing after each: the quiz worker answers requests in between.
  */
 export function* bornImageSteps(config: ClusterConfig, freeze = false): Generator<void, void> {
   const key = imageKey(config, freeze);
   if (bornImages.has(key) || planNodes(config).length > MAX_IMAGED_NODES) return;
   const born = new Cluster({ seed: BIRTH_SEED, config, traceLevel: 'none', recordChanges: false, imageOnly: true });
-  for (let t = BIRTH_MS + 5_000; t < IMAGE_MS; t += 5_000) {
+  for (let t = BIRTH_MS + SLICE_MS; t < IMAGE_MS; t += SLICE_MS) {
     born.sim.runUntil(t);
     yield;
   }
@@ -152,10 +152,6 @@ export function* bornImageSteps(config: ClusterConfig, freeze = false): Generato
     }
   if (bornImages.size >= 8) bornImages.clear();
   bornImages.set(key, { etcd, nodes, running });
-}
-
-function drive(steps: Generator<void, void>): void {
-  while (!steps.next().done);
 }
 
 interface NodePlan {

@@ -4,12 +4,12 @@
 // slices of virtual time (computeKeySteps), so the worker can answer a Check while it works out a
 // neighbouring question's key; a run in slices is the same run.
 
-import { OUTPUT_RESOURCES, ScenarioRun, bornImageSteps, parseScenario, substitute, type CommandOutput } from '../../sim/index.ts';
+import { OUTPUT_RESOURCES, SLICE_MS, ScenarioRun, bornImageSteps, drive, parseScenario, substitute, type CommandOutput } from '../../sim/index.ts';
 import { measure, needsFullTrace, MeasureError, type Measured, type RunView } from './measure.ts';
 import type { Check, Question, Text } from './schema.ts';
 import { parseNumber } from './number.ts';
 
-export { parseNumber };
+export { parseNumber, drive };
 
 /** Lang is a site language. */
 export type Lang = 'en' | 'ja';
@@ -66,27 +66,15 @@ export interface RunRequest {
   full?: boolean;
 }
 
-/** SLICE_MS is how much virtual time a run covers between two pauses of its generator. */
-const SLICE_MS = 5_000;
-
 /**
- * advance runs a scenario to t (ms) in slices of SLICE_MS, pausing after each but the last. Playing
- * to t in pieces plays the same events and steps as playing to t at once: steps and events keep
- * their own times, and nothing runs at a slice's end.
+ * advance runs a scenario to t (ms) in slices of SLICE_MS, pausing after each but the last
+ * (sim/engine/steps.ts). Scenario steps keep their own times too.
  */
 function* advance(run: ScenarioRun, t: number): Generator<void, void> {
   for (let at = Math.min(run.cluster.sim.now() + SLICE_MS, t); ; at = Math.min(at + SLICE_MS, t)) {
     run.runUntil(at);
     if (at >= t) return;
     yield;
-  }
-}
-
-/** drive runs a generator of slices to its end at once. */
-export function drive<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
   }
 }
 
@@ -127,7 +115,7 @@ export function* runVariantSteps(scenarioYaml: string, variant: Variant, req: Ru
  * beginVariant builds a variant's cluster at time 0 (its birth is before 0). The first cluster of
  * a shape also simulates that shape's born image, in slices (sim/cluster/cluster.ts).
  */
-function* beginVariant(scenarioYaml: string, variant: Variant, req: RunRequest): Generator<void, TaskStart> {
+function* beginVariant(scenarioYaml: string, variant: Variant, req: RunRequest): Generator<void, VariantRun> {
   const text = substitute(scenarioYaml, { ...variant.params, ...req.params });
   const scenario = parseScenario(text, 'scenario');
   yield* bornImageSteps(scenario.cluster);
@@ -138,6 +126,14 @@ function* beginVariant(scenarioYaml: string, variant: Variant, req: RunRequest):
   return { run, scenario, initial, seed: variant.seed };
 }
 
+/** VariantRun is a variant's run, with its scenario and the state at time 0 (Run.initial). */
+interface VariantRun {
+  run: ScenarioRun;
+  scenario: ReturnType<typeof parseScenario>;
+  initial: Run['initial'];
+  seed: number;
+}
+
 /**
  * TaskStart is a task's variant played up to the moment the learner's commands run (q.start),
  * with nothing typed yet. Every answer and every console line of that variant plays the same
@@ -145,12 +141,7 @@ function* beginVariant(scenarioYaml: string, variant: Variant, req: RunRequest):
  * request (once: the learner's commands change it). Grading from it gives the same run as
  * grading from scratch (test in grade.test.ts).
  */
-export interface TaskStart {
-  run: ScenarioRun;
-  scenario: ReturnType<typeof parseScenario>;
-  initial: Run['initial'];
-  seed: number;
-}
+export type TaskStart = VariantRun;
 
 /** taskStartSteps plays a task's variant to its start, in slices (see advance). */
 export function* taskStartSteps(q: Question, scenarioYaml: string, variant: Variant): Generator<void, TaskStart> {

@@ -83,12 +83,12 @@ function client(kind: string): Client {
   return (workers[which] ??= new Client(new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })));
 }
 
-/** substitute fills {{name}} placeholders (grade.ts's substitute, without loading the simulator). */
 /** answerKey names an answer to a variant, to tell whether a result graded ahead is still current. */
 function answerKey(v: number, answer: unknown): string {
   return `${v}#${JSON.stringify(answer)}`;
 }
 
+/** substitute fills {{name}} placeholders (grade.ts's substitute, without loading the simulator). */
 function substitute(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{\{\s*([a-zA-Z][a-zA-Z0-9]*)\s*\}\}/g, (m, name: string) =>
     name in values ? String(values[name]) : m,

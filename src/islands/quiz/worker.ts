@@ -76,6 +76,19 @@ function pause(): Promise<void> {
   });
 }
 
+/** inSlices runs a generator of slices, letting waiting requests through every SLICE_BUDGET_MS. */
+async function inSlices<T>(steps: Generator<void, T>): Promise<T> {
+  let since = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - since > SLICE_BUDGET_MS) {
+      await pause();
+      since = performance.now();
+    }
+  }
+}
+
 /**
  * keyForInSlices is keyFor for prepare: the key run pauses every SLICE_BUDGET_MS, so that a Check
  * on a question already prepared is graded at once instead of waiting for this run to end. The
@@ -87,25 +100,13 @@ async function keyForInSlices(qid: string, v: number): Promise<Keyed> {
   if (hit) return hit;
   const running = pending.get(cacheKey);
   if (running) return running;
-  const work = (async () => {
-    const { q, payload } = question(qid);
-    const steps = computeKeySteps(q, payload.scenarioYaml, variantOf(q, v));
-    let since = performance.now();
-    for (;;) {
-      const r = steps.next();
-      if (r.done) {
-        remember(keyed, cacheKey, r.value, CACHE_SIZE);
-        return r.value;
-      }
-      if (performance.now() - since > SLICE_BUDGET_MS) {
-        await pause();
-        since = performance.now();
-      }
-    }
-  })();
+  const { q, payload } = question(qid);
+  const work = inSlices(computeKeySteps(q, payload.scenarioYaml, variantOf(q, v)));
   pending.set(cacheKey, work);
   try {
-    return await work;
+    const k = await work;
+    remember(keyed, cacheKey, k, CACHE_SIZE);
+    return k;
   } finally {
     pending.delete(cacheKey);
   }
@@ -147,21 +148,10 @@ async function playStart(qid: string, v: number): Promise<void> {
   if (q.kind !== 'task' || payload.scenarioYaml === undefined) return;
   startsUnderWay.add(key);
   try {
-    const steps = taskStartSteps(q, payload.scenarioYaml, variantOf(q, v));
-    let since = performance.now();
-    for (;;) {
-      const r = steps.next();
-      if (r.done) {
-        // Only the question's current variant is kept.
-        for (const k of starts.keys()) if (k.startsWith(`${qid}#`)) starts.delete(k);
-        starts.set(key, r.value);
-        return;
-      }
-      if (performance.now() - since > SLICE_BUDGET_MS) {
-        await pause();
-        since = performance.now();
-      }
-    }
+    const start = await inSlices(taskStartSteps(q, payload.scenarioYaml, variantOf(q, v)));
+    // Only the question's current variant is kept.
+    for (const k of starts.keys()) if (k.startsWith(`${qid}#`)) starts.delete(k);
+    starts.set(key, start);
   } finally {
     startsUnderWay.delete(key);
   }
@@ -212,10 +202,9 @@ function evidenceOf(qid: string, v: number): Fact[] | undefined {
   return facts;
 }
 
-function handle(req: Request): Response {
+/** handle answers every request but prepare (prepare() works in slices). */
+function handle(req: Exclude<Request, { type: 'prepare' }>): Response {
   switch (req.type) {
-    case 'prepare':
-      throw new Error('prepare is answered by prepare()');
     case 'grade': {
       const start = performance.now();
       const hit = ahead.get(aheadKey(req.qid, req.v, req.answer));
