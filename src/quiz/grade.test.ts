@@ -77,6 +77,8 @@ describe('taskStartSteps', () => {
       const fresh = grade(q, k, { kind: 'task', commands }, lq.scenarioYaml);
       const fromStart = grade(q, k, { kind: 'task', commands }, lq.scenarioYaml, start);
       expect(fromStart).toEqual(fresh);
+      // The start was played on, not replaced by a run from scratch.
+      if (q.kind === 'task') expect(start.run.cluster.sim.now()).toBe((q.start + q.settle) * 1000);
     }
   });
 
