@@ -117,6 +117,16 @@ export function parseTime(s: string): number {
   return ms;
 }
 
+/**
+ * timeBefore is a.Before(b) for two RFC 3339 UTC timestamps. Two texts of one fixed shape (as
+ * formatTime and formatMicroTime write them) sort as their times do, so they are compared as
+ * text; anything else is parsed.
+ */
+export function timeBefore(a: string, b: string): boolean {
+  if (a.length === b.length && a.length >= 20 && a.length <= 30 && isFixedRFC3339(a) && isFixedRFC3339(b)) return a < b;
+  return parseTime(a) < parseTime(b);
+}
+
 function parseTimeText(s: string): number {
   let y: number, mo: number, d: number, h: number, mi: number, sec: number, frac: string | undefined;
   // The common shapes (formatTime, formatMicroTime) are read in place; anything else by the regex.

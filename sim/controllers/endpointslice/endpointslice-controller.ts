@@ -78,10 +78,19 @@ function publishNotReadyAddresses(svc: Service): boolean {
  * entry per Pod made garbage collection slower at 150,000 Pods than the strings it saved.)
  */
 function labelKeys(namespace: string, labels: Record<string, string> | undefined): readonly string[] {
+  if (!labels) return noKeys;
+  // Stored objects are never changed and a Pod's updates share its labels object, so the keys are
+  // kept per labels object: the index asks again on every change of every Pod.
+  const memo = labelKeyMemo.get(labels);
+  if (memo && memo.namespace === namespace) return memo.keys;
   const keys: string[] = [];
   for (const k in labels) keys.push(`${namespace}/${k}=${labels[k]}`);
+  labelKeyMemo.set(labels, { namespace, keys });
   return keys;
 }
+
+const noKeys: readonly string[] = [];
+const labelKeyMemo = new WeakMap<Record<string, string>, { namespace: string; keys: readonly string[] }>();
 
 function hostNameAndDomain(p: Pod): string {
   const s = p.spec as { hostname?: string; subdomain?: string };

@@ -24,7 +24,7 @@ import { PodNodeNameKeyIndex, podNodeNameIndexFunc } from '../controller-utils.t
 import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
 import { metaNamespaceKey, splitMetaNamespaceKey } from '../../client/keys.ts';
 import { RateLimitingQueue } from '../../client/workqueue.ts';
-import { formatTime, parseTime } from '../../engine/clock.ts';
+import { formatTime, parseTime, timeBefore } from '../../engine/clock.ts';
 import type { Simulation, TimerHandle } from '../../engine/simulation.ts';
 import {
   NodeEvictionPeriod,
@@ -167,7 +167,7 @@ function renewedAfter(saved: Lease, observed: Lease): boolean {
   const a = saved.spec?.renewTime;
   const b = observed.spec?.renewTime;
   if (!a || !b || a === b) return false;
-  return parseTime(a) < parseTime(b);
+  return timeBefore(a, b);
 }
 
 /** LeaderLost aborts a pass whose writes cannot reach kube-apiserver or etcd. */
