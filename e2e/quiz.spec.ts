@@ -439,6 +439,37 @@ test('the Japanese page grades in Japanese', async ({ page }) => {
   await expect(live(n)).toContainText('42 や 12.5 のような数値を入力してください');
 });
 
+test('key-based answers are graded ahead as they change: Check shows the result without asking the worker', async ({
+  page,
+}) => {
+  await openDemo(page);
+  const id = 'demo-replacement-seconds';
+  const k = keyOf(id);
+  const value = k.key.kind === 'numeric' ? k.key.value : NaN;
+  const r = await open(page, id);
+  const box = r.getByRole('textbox', { name: 'Your answer' });
+  // A wrong number, typed: graded ahead, then Check shows it (no worker time spent on Check).
+  await box.fill('12');
+  await expect(r).toHaveAttribute('data-graded-ahead', 'true');
+  await check(r);
+  await expect(r).toHaveAttribute('data-worker-ms', '0.0');
+  await expect(live(r)).toContainText('Not right.');
+  // Changing the answer marks it not graded ahead until the worker has answered for the new one.
+  await box.fill(formatNumber(value));
+  await expect(r).toHaveAttribute('data-graded-ahead', 'true');
+  await check(r);
+  await expect(r).toHaveAttribute('data-worker-ms', '0.0');
+  await expect(r).toHaveAttribute('data-result', 'correct');
+
+  // Ordering: a move with the keyboard is an answer change too.
+  const o = await open(page, 'demo-order-apply');
+  await o.locator('[data-role="order"] > li').last().getByRole('button', { name: /^Move up/ }).click();
+  await expect(o).toHaveAttribute('data-graded-ahead', 'true');
+  await check(o);
+  await expect(o).toHaveAttribute('data-worker-ms', '0.0');
+  await expect(o).toHaveAttribute('data-result', /^(correct|partly|wrong)$/);
+});
+
 test('grading time in the browser over about 20 gradings', async ({ page }, testInfo) => {
   await openDemo(page);
   // Let every question prepare its key first: a worker runs one job at a time, so a

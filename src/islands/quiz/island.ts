@@ -372,6 +372,8 @@ export function mount(root: HTMLElement): void {
     ).focus();
     li.classList.add('is-moved');
     setTimeout(() => li.classList.remove('is-moved'), 400);
+    // The order is the answer: it changed as a typed answer would (graded ahead below).
+    ui.form.dispatchEvent(new Event('input'));
     const items = [...ui.order!.children];
     setLive(
       fmt(t.moved, {
@@ -527,10 +529,10 @@ export function mount(root: HTMLElement): void {
 
   // ---- actions ----
 
-  async function ask(body: RequestBody): Promise<Response> {
+  async function ask(body: RequestBody, underWay?: Promise<Response>): Promise<Response> {
     setBusy(true);
     try {
-      return await client(q.kind).call(body);
+      return await (underWay ?? client(q.kind).call(body));
     } catch (err) {
       return { id: 0, ok: false, error: err instanceof Error ? err.message : String(err) };
     } finally {
@@ -544,12 +546,15 @@ export function mount(root: HTMLElement): void {
     const forV = v;
     setLive(t.checking);
     const started = performance.now();
-    // An answer graded ahead (what-if, task) is shown as it is: grading is a pure function of the
-    // question, the variant and the answer, so asking the worker again would only add its queue.
-    const ready = gradedAhead?.key === answerKey(forV, a) ? gradedAhead.result : undefined;
+    // An answer graded ahead is shown as it is: grading is a pure function of the question, the
+    // variant and the answer, so asking the worker again would only add its queue. An answer whose
+    // grading ahead is still under way waits for that reply instead of queueing a second request.
+    const key = answerKey(forV, a);
+    const ready = gradedAhead?.key === key ? gradedAhead.result : undefined;
+    const underWay = !ready && aheadUnderWay?.key === key ? aheadUnderWay.reply : undefined;
     const res: Response = ready
       ? { id: 0, ok: true, result: { ...ready, ms: 0 } }
-      : await ask({ type: 'grade', qid: payload.id, v: forV, answer: a });
+      : await ask({ type: 'grade', qid: payload.id, v: forV, answer: a }, underWay);
     const ms = performance.now() - started;
     if (forV !== v) return;
     root.dataset.gradeMs = ms.toFixed(1);
@@ -629,8 +634,10 @@ export function mount(root: HTMLElement): void {
 
   /** afterPrepare runs once a variant is ready (what-if and task questions grade ahead). */
   let afterPrepare: (() => void) | undefined;
-  /** gradedAhead is the last what-if or task answer the worker graded ahead, with its result. */
+  /** gradedAhead is the last answer the worker graded ahead, with its result. */
   let gradedAhead: { key: string; result: GradeResult } | undefined;
+  /** aheadUnderWay is the answer being graded ahead, with the worker's reply to come. */
+  let aheadUnderWay: { key: string; reply: Promise<Response> } | undefined;
 
   async function prepare(): Promise<void> {
     variant = undefined;
@@ -706,18 +713,29 @@ export function mount(root: HTMLElement): void {
     wrap.querySelector<HTMLElement>('h3')!.focus();
   }
 
-  // What-if and task answers are graded by a simulator run. While the learner pauses over an
-  // answer, the worker grades it ahead (the worker keeps the last few results), so that Check
-  // usually finds the result ready. Nothing is shown until Check.
-  if (q.kind === 'what-if' || q.kind === 'task') {
+  // Every answer is graded ahead, so that Check usually finds its result ready (nothing is shown
+  // until Check). Key-based answers are compared with the key worked out at prepare, a fraction
+  // of a millisecond in the worker, so each change is sent at once. What-if and task answers are
+  // graded by a simulator run, so they are sent once the learner pauses over an answer (the
+  // worker keeps the last few results).
+  {
+    const runs = q.kind === 'what-if' || q.kind === 'task';
     let timer: ReturnType<typeof setTimeout> | undefined;
     let latest = 0;
     const speculate = async (): Promise<void> => {
       if (!variant || final) return;
       const a = answer();
       const key = answerKey(v, a);
+      if (gradedAhead?.key === key) {
+        root.dataset.gradedAhead = 'true';
+        return;
+      }
+      if (aheadUnderWay?.key === key) return;
       const mine = ++latest;
-      const res = await client(q.kind).call({ type: 'speculate', qid: payload.id, v, answer: a });
+      const reply = client(q.kind).call({ type: 'speculate', qid: payload.id, v, answer: a });
+      aheadUnderWay = { key, reply };
+      const res = await reply;
+      if (aheadUnderWay?.reply === reply) aheadUnderWay = undefined;
       if (res.ok && res.result) gradedAhead = { key, result: res.result };
       // data-graded-ahead tells tests (and nothing else) that Check will find the result ready.
       if (res.ok && mine === latest && key === answerKey(v, answer())) root.dataset.gradedAhead = 'true';
@@ -725,11 +743,12 @@ export function mount(root: HTMLElement): void {
     ui.form.addEventListener('input', () => {
       root.dataset.gradedAhead = 'false';
       clearTimeout(timer);
-      timer = setTimeout(() => void speculate(), q.kind === 'task' ? 400 : 150);
+      if (runs) timer = setTimeout(() => void speculate(), q.kind === 'task' ? 400 : 150);
+      else void speculate();
     });
     // The answer the form starts with is graded ahead as soon as the variant is ready. Besides
-    // having that answer ready, the run warms the worker's simulator code, so that the first
-    // answer the learner types is graded by compiled code rather than by the interpreter.
+    // having that answer ready, a what-if or task run warms the worker's simulator code, so that
+    // the first answer the learner types is graded by compiled code rather than by the interpreter.
     afterPrepare = () => void speculate();
   }
 

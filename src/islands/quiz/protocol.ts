@@ -25,8 +25,8 @@ export type Request =
   | { id: number; type: 'prepare'; payload: Payload; v: number }
   | { id: number; type: 'grade'; qid: string; v: number; answer: Answer }
   /**
-   * speculate grades a what-if or task answer ahead of Check, keeps the result for it and sends it
-   * back: the island shows it on Check if the answer is still the same.
+   * speculate grades an answer ahead of Check, keeps the result for it and sends it back: the
+   * island shows it on Check if the answer is still the same.
    */
   | { id: number; type: 'speculate'; qid: string; v: number; answer: Answer }
   | { id: number; type: 'solution'; qid: string; v: number }

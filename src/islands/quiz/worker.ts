@@ -3,10 +3,11 @@
 // graded by running the scenario). It runs the simulator for the learner's variant
 // (computeKey), grades answers against it (grade) and picks the evidence for wrong answers, so
 // the main thread never runs a scenario. Keyed variants are cached.
-// What-if and task answers are graded by running the scenario again with the answer; the island
-// asks for that run ahead ("speculate") while the learner pauses over a finished answer, so that
-// Check usually finds the result ready. Grading is a pure function of question, variant and
-// answer, so a result graded ahead is exactly the one Check would compute.
+// The island asks for every answer to be graded ahead ("speculate"), so that Check usually finds
+// the result ready: key-based answers as soon as they change (a comparison with the cached key),
+// what-if and task answers, which run the scenario again with the answer, once the learner pauses
+// over a finished answer. Grading is a pure function of question, variant and answer, so a
+// result graded ahead is exactly the one Check would compute.
 
 /// <reference lib="webworker" />
 import {
