@@ -43,6 +43,8 @@ describe('parseScenario', () => {
       'step 1: node: found "node-9", expected one of node-1, node-2, node-3',
     );
     expect(issues('seed: 7\nuntil: 1m\n')[0]).toBe('name (line 1): found nothing, expected string');
+    expect(issues('name: a\nseed: 7\nsteps: []\n')).toContain('until (line 1): found nothing, expected a duration such as 90s, 5m or 1h30m');
+    expect(issues('name: a\nseed: 7\nsteps: []\nuntil: [1]\n')).toContain('until (line 4): found [1], expected a duration such as 90s, 5m or 1h30m');
     expect(issues('name: demo\nseed: [\n')[0]).toMatch(/^line \d+, column \d+: .*expected valid YAML$/);
     expect(issues('- just\n- a list\n')[0]).toBe('(top level): found ["just","a list"], expected a mapping with name, seed, steps and until');
   });

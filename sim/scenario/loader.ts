@@ -54,6 +54,15 @@ function lineOf(doc: ReturnType<typeof parseDocument> | undefined, path: Propert
   return ` (line ${src.slice(0, off).split('\n').length})`;
 }
 
+// unionExpectation says what a field that takes one of several shapes wants.
+function unionExpectation(path: readonly PropertyKey[]): string {
+  if (path.includes('nodes')) return 'a node ({name, cpu, memory, ...}) or a template ({namePrefix, count, ...})';
+  const last = path[path.length - 1];
+  if (last === 'until' || last === 'at' || last === 'crashAfter') return 'a duration such as 90s, 5m or 1h30m';
+  if (path.includes('settings')) return 'a number, or a duration such as 40s';
+  return 'a valid value';
+}
+
 /** formatIssue turns one zod issue into "steps[2] (at 60s): fault: found ..., expected ...". */
 export function formatIssue(issue: z.core.$ZodIssue, input: unknown, doc?: ReturnType<typeof parseDocument>, src?: string): string {
   const path = issue.path;
@@ -67,7 +76,7 @@ export function formatIssue(issue: z.core.$ZodIssue, input: unknown, doc?: Retur
   if (issue.code === 'invalid_type') msg = `found ${describeFound(found)}, expected ${issue.expected}`;
   else if (issue.code === 'invalid_value') msg = `found ${describeFound(found)}, expected one of ${issue.values.map((v) => String(v)).join(', ')}`;
   else if (issue.code === 'unrecognized_keys') msg = `found unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}, expected only the fields the scenario format defines`;
-  else if (issue.code === 'invalid_union') msg = `found ${describeFound(found)}, expected ${path.includes('nodes') ? 'a node ({name, cpu, memory, ...}) or a template ({namePrefix, count, ...})' : 'a valid value'}`;
+  else if (issue.code === 'invalid_union') msg = `found ${describeFound(found)}, expected ${unionExpectation(path)}`;
   else if (!/^found /.test(msg)) msg = `found ${describeFound(found)}, ${msg.replace(/^Invalid input: /, '')}`;
   return `${where}${lineOf(doc, path, src)}: ${msg}`;
 }
