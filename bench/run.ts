@@ -1,6 +1,6 @@
 /// <reference types="node" />
 // Benchmarks for the simulator. Run with `npm run bench` (all) or
-// `npm run bench -- grading|scale` (grading times the quiz's trace level, requests, and the full
+// `npm run bench -- grading|scheduler|scale` (grading times the quiz's trace level, requests, and the full
 // trace, or one level given: `grading none`), or
 // `npm run bench -- compare <scenario> <checkout> <checkout>...` to time two versions of sim/ in one
 // process. They print figures; nothing here asserts on time.
@@ -88,6 +88,61 @@ function scale(): void {
 }
 
 /**
+ * scheduler: kube-scheduler alone, as upstream's scheduler_perf measures it (test/integration/
+ * scheduler_perf, SchedulingBasic): kube-apiserver and etcd, 5,000 ready nodes, no kubelets and no
+ * controllers, and Pods already created (owned by a ReplicaSet, so that PodTopologySpread's default
+ * constraints apply as in the scale scenario). The figure is Pods bound per second from the
+ * scheduler's start to the last binding, with the full cycle: queue, Filter and Score plugins over
+ * numFeasibleNodesToFind nodes, binding through pods/binding and the Scheduled Event.
+ */
+async function schedulerAlone(): Promise<void> {
+  const { Simulation } = await import('../sim/engine/simulation.ts');
+  const { EtcdStore } = await import('../sim/etcd/store.ts');
+  const { KubeAPIServer } = await import('../sim/apiserver/apiserver.ts');
+  const { Client } = await import('../sim/client/client.ts');
+  const { Scheduler } = await import('../sim/scheduler/scheduler.ts');
+  const { makeNode, makePod } = await import('../sim/scheduler/testing.ts');
+  type Obj = import('../sim/api/types.ts').AnyObject;
+  const NODES = 5_000;
+  const PODS = 30_000;
+  const sim = new Simulation({ seed: 1, traceLevel: 'none' });
+  const api = new KubeAPIServer(sim, new EtcdStore());
+  api.recordChanges = false;
+  api.create('bench', 'namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } } as Obj);
+  for (let i = 1; i <= NODES; i++) {
+    const n = api.create<Obj>('bench', 'nodes', makeNode(`worker-${i}`, { cpu: '8', memory: '32Gi' }));
+    // A ready node: the not-ready taint TaintNodesByCondition put on it at creation is gone.
+    api.update('bench', 'nodes', { ...n, spec: { ...(n.spec as object), taints: [] } } as Obj);
+  }
+  const rs = api.create<Obj>('bench', 'replicasets', {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'load', namespace: 'default' },
+    spec: { replicas: PODS, selector: { matchLabels: { app: 'load' } }, template: { metadata: { labels: { app: 'load' } }, spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] } } },
+  } as Obj);
+  for (let i = 0; i < PODS; i++) {
+    const p = makePod(`load-${i}`, { labels: { app: 'load' }, requests: [{ cpu: '10m', memory: '16Mi' }], image: 'registry.k8s.io/pause:3.10' });
+    p.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'load', uid: rs.metadata.uid, controller: true }];
+    const { uid: _uid, resourceVersion: _rv, creationTimestamp: _ct, ...metadata } = p.metadata;
+    api.create('bench', 'pods', { ...p, metadata } as Obj, true);
+  }
+  const sched = new Scheduler(sim, new Client(api, Scheduler.NAME));
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  sched.start();
+  sim.runUntil(sim.now() + 60_000);
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const placed = api.peekAll<Pod>('pods').filter((p) => p.spec.nodeName);
+  const bound = placed.length;
+  const perNode = new Map<string, number>();
+  for (const p of placed) perNode.set(p.spec.nodeName!, (perNode.get(p.spec.nodeName!) ?? 0) + 1);
+  console.log(
+    `scheduler alone, ${NODES} nodes, ${PODS} Pods: ${bound} bound in ${wall.toFixed(2)} s wall (${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU): ${(bound / wall).toFixed(0)} Pods per wall-second (scheduler_perf's threshold for the real scheduler at 5,000 nodes: about 680); ${perNode.size} nodes used, ${Math.min(...perNode.values())}-${Math.max(...perNode.values())} Pods each`,
+  );
+}
+
+/**
  * compare times the grading runs of one scenario for several checkouts of the repository (paths
  * to a clone or worktree each), loaded into one process and alternated run by run, so that the
  * machine's own drift (this virtual machine's speed varies by 10-25% over minutes) falls on all of
@@ -131,4 +186,5 @@ if (which === 'compare') {
 const traceLevels = (process.argv[3] ? [process.argv[3]] : ['requests', 'full']) as TraceLevel[];
 for (const l of traceLevels) if (!['full', 'requests', 'none'].includes(l)) throw new Error(`unknown trace level ${l}: want full, requests or none`);
 if (which === 'grading' || which === 'all') for (const l of traceLevels) grading(l);
+if (which === 'scheduler' || which === 'all') await schedulerAlone();
 if (which === 'scale' || which === 'all') scale();
