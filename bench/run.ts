@@ -103,6 +103,7 @@ async function schedulerAlone(): Promise<void> {
   const { Scheduler } = await import('../sim/scheduler/scheduler.ts');
   const { makeNode, makePod } = await import('../sim/scheduler/testing.ts');
   type Obj = import('../sim/api/types.ts').AnyObject;
+  type NodeT = import('../sim/api/types.ts').Node;
   const NODES = 5_000;
   const PODS = 30_000;
   const sim = new Simulation({ seed: 1, traceLevel: 'none' });
@@ -110,16 +111,16 @@ async function schedulerAlone(): Promise<void> {
   api.recordChanges = false;
   api.create('bench', 'namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } } as Obj);
   for (let i = 1; i <= NODES; i++) {
-    const n = api.create<Obj>('bench', 'nodes', makeNode(`worker-${i}`, { cpu: '8', memory: '32Gi' }));
+    const n = api.create<NodeT>('bench', 'nodes', makeNode(`worker-${i}`, { cpu: '8', memory: '32Gi' }));
     // A ready node: the not-ready taint TaintNodesByCondition put on it at creation is gone.
-    api.update('bench', 'nodes', { ...n, spec: { ...(n.spec as object), taints: [] } } as Obj);
+    api.update<NodeT>('bench', 'nodes', { ...n, spec: { ...n.spec, taints: [] } });
   }
   const rs = api.create<Obj>('bench', 'replicasets', {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name: 'load', namespace: 'default' },
     spec: { replicas: PODS, selector: { matchLabels: { app: 'load' } }, template: { metadata: { labels: { app: 'load' } }, spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] } } },
-  } as Obj);
+  } as unknown as Obj);
   for (let i = 0; i < PODS; i++) {
     const p = makePod(`load-${i}`, { labels: { app: 'load' }, requests: [{ cpu: '10m', memory: '16Mi' }], image: 'registry.k8s.io/pause:3.10' });
     p.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'load', uid: rs.metadata.uid, controller: true }];
