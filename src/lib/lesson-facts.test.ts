@@ -5,9 +5,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseScenario, ScenarioRun, type RunResult } from '../../sim/index.ts';
+import {
+  componentGraph,
+  parseScenario,
+  ScenarioRun,
+  type RunResult,
+  type TraceEntry,
+} from '../../sim/index.ts';
 
 const SCENARIOS = join(process.cwd(), 'content', 'scenarios');
+const L1 = 'lessons/01-architecture/01-control-plane-and-nodes.mdx';
+const L2 = 'lessons/02-apply-to-running/01-from-apply-to-running.mdx';
 const L3 = 'lessons/03-node-failure/01-when-a-node-fails.mdx';
 const L4 = 'lessons/04-resources-and-rollouts/01-resources-rollouts-scaling.mdx';
 const L5 = 'lessons/05-interview-drill/01-interview-drill.mdx';
@@ -35,6 +43,37 @@ function run(name: string, seed: number): RunResult {
   }
   return r;
 }
+
+/** live plays a scenario up to t virtual seconds and returns the run, for commands the lab suggests. */
+function live(name: string, seed: number, t: number): ScenarioRun {
+  const file = join(SCENARIOS, `${name}.yaml`);
+  const s = new ScenarioRun(parseScenario(readFileSync(file, 'utf8'), file), { seed });
+  s.runUntil(t * 1000);
+  return s;
+}
+
+/** entries lists the run's trace entries of one kind, typed. */
+function entries<K extends TraceEntry['kind']>(
+  r: RunResult,
+  kind: K,
+): Extract<TraceEntry, { kind: K }>[] {
+  return r.trace.filter((e): e is Extract<TraceEntry, { kind: K }> => e.kind === kind);
+}
+
+/** output is the stdout of the scenario step that ran command at t. */
+function output(r: RunResult, command: string, t: number): string {
+  const o = r.outputs.find((x) => x.command === command && x.t === t);
+  if (!o) throw new Error(`no output of "${command}" at ${t} s`);
+  return o.stdout;
+}
+
+/** rows splits a kubectl table into rows of columns, without the header. */
+const rows = (table: string): Obj[] =>
+  table
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim().split(/\s+/));
 
 /** rounded rounds virtual seconds to the digits the prose uses. */
 const rounded = (t: number, digits: number): number => Number(t.toFixed(digits));
@@ -114,6 +153,469 @@ function webPods(r: RunResult): Obj[] {
       last.set(c.object.metadata.name, c.object);
   return [...last.values()];
 }
+
+describe(`${L1} (cluster-tour and apply-to-running, seed 1)`, () => {
+  const r = () => run('apply-to-running', 1);
+  const tour = () => run('cluster-tour', 1);
+  const podsA = () => rows(output(tour(), 'kubectl get pods -A -o wide', 60));
+
+  it('"Everything on this page comes from one simulator run, the `apply-to-running` scenario": cluster-tour (its copy with kubectl steps at 60 s) runs exactly like it', () => {
+    expect(JSON.stringify(tour().changes)).toBe(JSON.stringify(allChanges(r())));
+  });
+
+  it('"a cluster with one control-plane node and three workers"; `kubectl get nodes` lists both kinds', () => {
+    const nodes = rows(output(tour(), 'kubectl get nodes', 60));
+    expect(nodes.map(([name, status, roles]) => `${name} ${status} ${roles}`)).toEqual([
+      'control-plane Ready control-plane',
+      'node-1 Ready <none>',
+      'node-2 Ready <none>',
+      'node-3 Ready <none>',
+    ]);
+  });
+
+  it('"a taint, `node-role.kubernetes.io/control-plane:NoSchedule`, that keeps ordinary Pods off it" (and no worker has a taint)', () => {
+    const t = Object.fromEntries(r().objects.nodes!.map((n) => [n.metadata.name, taints(n)]));
+    expect(t).toEqual({
+      'control-plane': ['node-role.kubernetes.io/control-plane:NoSchedule'],
+      'node-1': [],
+      'node-2': [],
+      'node-3': [],
+    });
+  });
+
+  it('"etcd, kube-apiserver, kube-controller-manager and kube-scheduler each appear once, with the node name as a suffix ... their IP is the node\'s address, 10.0.0.10"', () => {
+    const cp = podsA().filter(
+      ([ns, name]) => ns === 'kube-system' && name.endsWith('-control-plane'),
+    );
+    expect(cp.map(([, name, , , , , ip, node]) => `${name} ${ip} ${node}`)).toEqual([
+      'etcd-control-plane 10.0.0.10 control-plane',
+      'kube-apiserver-control-plane 10.0.0.10 control-plane',
+      'kube-controller-manager-control-plane 10.0.0.10 control-plane',
+      'kube-scheduler-control-plane 10.0.0.10 control-plane',
+    ]);
+    const node: Obj = r().objects.nodes!.find((n) => n.metadata.name === 'control-plane');
+    expect(node.status.addresses.find((a: Obj) => a.type === 'InternalIP').address).toBe(
+      '10.0.0.10',
+    );
+  });
+
+  it('"kube-proxy appears once per node, all four of them"; "CoreDNS ... two replicas on worker nodes"; no Pod for the kubelet, the runtime, the CNI plugin or a controller', () => {
+    const sys = podsA().filter(([ns]) => ns === 'kube-system');
+    const nodesOf = (prefix: string) =>
+      sys.filter(([, name]) => name.startsWith(prefix)).map(([, , , , , , , node]) => node);
+    expect(nodesOf('kube-proxy-').sort()).toEqual(['control-plane', 'node-1', 'node-2', 'node-3']);
+    expect(nodesOf('coredns-').sort()).toEqual(['node-2', 'node-3']);
+    const kinds = new Set(
+      sys.map(([, name]) =>
+        name.replace(/-(control-plane|[a-z0-9]{5}|[a-z0-9]{8,10}-[a-z0-9]{5})$/, ''),
+      ),
+    );
+    expect([...kinds].sort()).toEqual([
+      'coredns',
+      'etcd',
+      'kube-apiserver',
+      'kube-controller-manager',
+      'kube-proxy',
+      'kube-scheduler',
+    ]);
+  });
+
+  it('"Node agents are drawn once for all four nodes"; "The only arrows that skip the hub are inside a node: the kubelet calling the container runtime, and the runtime calling the CNI plugin"', () => {
+    const g = componentGraph(r().trace, { mergeNodes: true });
+    const label = (id: string) => g.nodes.find((n) => n.id === id)!.label;
+    const kubelet = g.nodes.find((n) => n.label === 'kubelet')!;
+    expect(kubelet.instances).toEqual([
+      'kubelet@control-plane',
+      'kubelet@node-1',
+      'kubelet@node-2',
+      'kubelet@node-3',
+    ]);
+    const offHub = g.edges
+      .filter((e) => label(e.from) !== 'kube-apiserver' && label(e.to) !== 'kube-apiserver')
+      .map((e) => `${label(e.from)} -> ${label(e.to)} ${e.kind}`);
+    expect(offHub).toEqual([
+      'kubelet -> container-runtime calls',
+      'container-runtime -> cni-plugin calls',
+    ]);
+  });
+
+  it('"etcd is drawn with a single arrow, from kube-apiserver"', () => {
+    const touching = new Set(
+      r()
+        .trace.filter((e) => e.from === 'etcd' || e.to === 'etcd')
+        .map((e) => `${e.kind} ${e.from} -> ${e.to}`),
+    );
+    expect([...touching]).toEqual(['store kube-apiserver -> etcd']);
+  });
+
+  it('"`kubectl describe pod kube-apiserver-control-plane -n kube-system` shows the flag `--etcd-servers=https://127.0.0.1:2379`" (and no other Pod has an etcd address)', () => {
+    const s = live('apply-to-running', 1, 30);
+    const flags = (pod: string) =>
+      s.cluster.kubectl(`describe pod ${pod} -n kube-system`).stdout.match(/--etcd-servers=\S+/g);
+    expect(flags('kube-apiserver-control-plane')).toEqual([
+      '--etcd-servers=https://127.0.0.1:2379',
+    ]);
+    for (const pod of ['kube-controller-manager-control-plane', 'kube-scheduler-control-plane'])
+      expect(flags(pod)).toBeNull();
+  });
+
+  it('"kubectl watches nothing"; "The node lifecycle and taint eviction controllers watched all the time but wrote nothing"; "The kubelet watches only Pods, and only those bound to its own node"', () => {
+    const watched = (c: string) =>
+      new Set(
+        entries(r(), 'watch')
+          .filter((e) => e.to === c)
+          .map((e) => e.resource),
+      );
+    const wrote = (c: string) => entries(r(), 'request').filter((e) => e.from === c);
+    expect(watched('kubectl').size).toBe(0);
+    for (const c of ['node-lifecycle-controller', 'taint-eviction-controller']) {
+      expect(watched(c).size).toBeGreaterThan(0);
+      expect(wrote(c)).toEqual([]);
+    }
+    for (const n of ['node-1', 'node-2', 'node-3']) {
+      const events = entries(r(), 'watch').filter((e) => e.to === `kubelet@${n}`);
+      expect(new Set(events.map((e) => e.resource))).toEqual(new Set(['pods']));
+      for (const e of events) {
+        const pod = webPods(r()).find((p) => p.metadata.name === e.name);
+        expect(pod?.spec.nodeName).toBe(n);
+      }
+    }
+  });
+
+  it('"in this run, the controllers and the scheduler send only writes (`create`, `update`). Their reads all come from their caches"', () => {
+    const senders = new Set([
+      'kube-scheduler',
+      'deployment-controller',
+      'replicaset-controller',
+      'endpointslice-controller',
+      'node-lifecycle-controller',
+      'taint-eviction-controller',
+      'garbage-collector',
+    ]);
+    const verbs = new Set(
+      entries(r(), 'request')
+        .filter((e) => senders.has(e.from))
+        .map((e) => e.verb),
+    );
+    expect([...verbs].sort()).toEqual(['create', 'update']);
+  });
+
+  it('"kubectl creates the Deployment; ... a watch event to the Deployment controller, which creates a ReplicaSet; the watch event for that ReplicaSet wakes the ReplicaSet controller, which creates Pods"', () => {
+    const bySeq = new Map(r().trace.map((e) => [e.seq, e]));
+    const causeOf = (e: TraceEntry) => (e.cause === undefined ? undefined : bySeq.get(e.cause));
+    const rs = entries(r(), 'request').find(
+      (e) => e.verb === 'create' && e.resource === 'replicasets',
+    )!;
+    expect(rs.from).toBe('deployment-controller');
+    const w1 = causeOf(rs)!;
+    expect(w1.kind === 'watch' && `${w1.type} ${w1.resource} ${w1.to}`).toBe(
+      'ADDED deployments deployment-controller',
+    );
+    const pods = entries(r(), 'request').filter(
+      (e) => e.verb === 'create' && e.resource === 'pods',
+    );
+    expect(pods.map((e) => e.from)).toEqual(Array(3).fill('replicaset-controller'));
+    const w2 = causeOf(pods[0]!)!;
+    expect(w2.kind === 'watch' && `${w2.type} ${w2.resource} ${w2.to}`).toBe(
+      'ADDED replicasets replicaset-controller',
+    );
+  });
+
+  it('"`ssh control-plane crictl ps` ... The four control-plane components and kube-proxy are there; the kubelet is not"', () => {
+    const ps = live('apply-to-running', 1, 30).cluster.exec('control-plane', 'crictl ps').stdout;
+    // Columns: CONTAINER IMAGE CREATED (several words) STATE NAME ATTEMPT POD-ID POD NAMESPACE.
+    const containers = rows(ps)
+      .map((c) => c[c.length - 5])
+      .sort();
+    expect(containers).toEqual([
+      'etcd',
+      'kube-apiserver',
+      'kube-controller-manager',
+      'kube-proxy',
+      'kube-scheduler',
+    ]);
+  });
+});
+
+describe(`${L2} (apply-to-running, seed 1)`, () => {
+  const r = () => run('apply-to-running', 1);
+  const POD = 'web-68c7d7979f-6s7d4';
+  const calls = (pod: string) => entries(r(), 'call').filter((e) => e.pod === `default/${pod}`);
+  const programs = (node: string) =>
+    entries(r(), 'program').filter((e) => e.from === `kube-proxy@${node}`);
+  const sliceUpdates = () =>
+    entries(r(), 'request').filter(
+      (e) => e.resource === 'endpointslices' && e.name === 'web-d7r6d' && e.verb === 'update',
+    );
+  const statusReports = (pod: string) =>
+    entries(r(), 'request').filter(
+      (e) => e.verb === 'patch' && e.resource === 'pods/status' && e.name === pod,
+    );
+  const runningReport = (pod: string) =>
+    statusReports(pod).find((e) => e.fields?.includes('status.podIP'))!;
+
+  it('"`kubectl apply` first asks kube-apiserver for each object (`get deployments web` answers `404 NotFound`), then creates it"; it printed `deployment.apps/web created` and `service/web created`', () => {
+    const kubectl = entries(r(), 'request').filter((e) => e.from === 'kubectl' && e.t === 0);
+    expect(kubectl.map((e) => `${e.verb} ${e.resource} ${e.name} ${e.code}`)).toEqual([
+      'get deployments web 404',
+      'create deployments web 201',
+      'get services web 404',
+      'create services web 201',
+    ]);
+    expect(kubectl[0]!.reason).toBe('NotFound');
+    expect(output(r(), 'kubectl apply -f -', 0)).toBe(
+      'deployment.apps/web created\nservice/web created\n',
+    );
+  });
+
+  it('"every Pod created later from this template gets two tolerations ... `node.kubernetes.io/not-ready` and `node.kubernetes.io/unreachable` for 300 s"', () => {
+    for (const p of webPods(r()))
+      expect(
+        p.spec.tolerations.map((t: Obj) => `${t.key}:${t.effect}:${t.tolerationSeconds}`),
+      ).toEqual([
+        'node.kubernetes.io/not-ready:NoExecute:300',
+        'node.kubernetes.io/unreachable:NoExecute:300',
+      ]);
+  });
+
+  it('"it creates one, `web-68c7d7979f`"; "creates three Pods with `generateName: web-68c7d7979f-`"; "the first one created, `web-68c7d7979f-6s7d4`"', () => {
+    const rs = r().objects.replicasets!.filter((x) => x.metadata.namespace === 'default');
+    expect(rs.map((x) => x.metadata.name)).toEqual(['web-68c7d7979f']);
+    expect(rs[0]!.metadata.labels!['pod-template-hash']).toBe('68c7d7979f');
+    const added = changesOf(r(), 'pods', undefined, 'default').filter((c) => c.type === 'ADDED');
+    expect(added).toHaveLength(3);
+    expect(added.map((c) => c.object.metadata.generateName)).toEqual(
+      Array(3).fill('web-68c7d7979f-'),
+    );
+    expect(added[0]!.object.metadata.name).toBe(POD);
+  });
+
+  it('"For `web-68c7d7979f-6s7d4` it evaluated four nodes. The Filter phase ruled out the control-plane node (the TaintToleration plugin reports `node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }`) and left three feasible nodes"', () => {
+    const filters = entries(r(), 'filter').filter((e) => e.pod === `default/${POD}`);
+    expect(filters.map((e) => `${e.node} ${e.feasible}`)).toEqual([
+      'control-plane false',
+      'node-1 true',
+      'node-2 true',
+      'node-3 true',
+    ]);
+    const rejected = filters[0]!.plugins.filter((p) => p.status !== 'Success');
+    expect(rejected).toEqual([
+      {
+        plugin: 'TaintToleration',
+        status: 'UnschedulableAndUnresolvable',
+        reason: 'node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }',
+      },
+    ]);
+    // The Japanese figure description: "4 ノード中 3 ノードを候補として node-1 を選び".
+    const select = entries(r(), 'select').find((e) => e.pod === `default/${POD}`)!;
+    expect([select.evaluatedNodes, select.feasibleNodes, select.node]).toEqual([4, 3, 'node-1']);
+  });
+
+  it('"the Score phase gave node-1 the highest total"', () => {
+    const scores = entries(r(), 'score').filter((e) => e.pod === `default/${POD}`);
+    expect(scores.map((e) => e.node)).toEqual(['node-1', 'node-2', 'node-3']);
+    const [n1, ...rest] = scores.map((e) => e.total);
+    for (const t of rest) expect(n1).toBeGreaterThan(t);
+  });
+
+  it('"`create pods/binding` ... sets the Pod\'s `spec.nodeName` to `node-1` and its `PodScheduled` condition to `True`. The scheduler never contacts node-1"', () => {
+    const binding = entries(r(), 'request').find(
+      (e) => e.resource === 'pods/binding' && e.name === POD,
+    )!;
+    expect([binding.from, binding.verb, binding.fields]).toEqual([
+      'kube-scheduler',
+      'create',
+      ['spec.nodeName', 'status.conditions'],
+    ]);
+    const bound = changesOf(r(), 'pods', POD).find((c) => c.object.spec.nodeName !== undefined)!;
+    expect(bound.object.spec.nodeName).toBe('node-1');
+    expect(condition(bound.object, 'PodScheduled')?.status).toBe('True');
+    const from = new Set(
+      r()
+        .trace.filter((e) => e.from === 'kube-scheduler')
+        .map((e) => e.to),
+    );
+    expect([...from].sort()).toEqual(['kube-apiserver', 'kube-scheduler']);
+  });
+
+  it('"The kubelet first reports what it knows (`patch pods/status`: the host IP, the start time, conditions ...), then works through the container runtime over CRI"', () => {
+    const first = statusReports(POD)[0]!;
+    expect(first.from).toBe('kubelet@node-1');
+    expect(first.fields).toEqual(
+      expect.arrayContaining(['status.hostIP', 'status.startTime', 'status.conditions']),
+    );
+    expect(first.fields).not.toContain('status.podIP');
+    expect(first.seq).toBeLessThan(calls(POD)[0]!.seq);
+  });
+
+  it("the CRI steps 1 to 3: `RunPodSandbox` (the runtime runs the CNI plugin's `ADD`), `ImageStatus`, `PullImage`, `CreateContainer`, `StartContainer`", () => {
+    expect(calls(POD).map((e) => `${e.from} ${e.method}`)).toEqual([
+      'kubelet@node-1 RunPodSandbox',
+      'container-runtime@node-1 ADD',
+      'kubelet@node-1 ImageStatus',
+      'kubelet@node-1 PullImage',
+      'kubelet@node-1 CreateContainer',
+      'kubelet@node-1 StartContainer',
+    ]);
+    expect(calls(POD).find((e) => e.method === 'ImageStatus')?.result).toBe('not found');
+  });
+
+  it('"an address from node-1\'s Pod CIDR, 10.244.1.0/24: here 10.244.1.2"; "the CNI plugin handed out 10.244.1.2 at 0.008 s"', () => {
+    const node: Obj = r().objects.nodes!.find((n) => n.metadata.name === 'node-1');
+    expect(node.spec.podCIDR).toBe('10.244.1.0/24');
+    const add = calls(POD).find((e) => e.method === 'ADD')!;
+    expect([add.to, add.result, add.t]).toEqual(['cni-plugin@node-1', '10.244.1.2', 0.008]);
+  });
+
+  it('"The pull is the slow part: the figure\'s gap between 0.6 s and 2.8 s"', () => {
+    const pull = calls(POD).find((e) => e.method === 'PullImage')!;
+    const next = calls(POD).find((e) => e.method === 'CreateContainer')!;
+    expect([rounded(pull.t, 1), rounded(next.t, 1)]).toEqual([0.6, 2.8]);
+    const steps = calls(POD).map((e, i, all) => (i === 0 ? 0 : e.t - all[i - 1]!.t));
+    expect(Math.max(...steps)).toBe(next.t - pull.t);
+  });
+
+  it('"The kubelet reports again with `patch pods/status`: phase `Running`, the Pod IP, and the `Ready` condition `True`"', () => {
+    const report = runningReport(POD);
+    expect(report.fields).toEqual(expect.arrayContaining(['status.phase', 'status.podIP']));
+    const p = changesOf(r(), 'pods', POD).find((c) => c.t >= report.t && c.object.status.podIP)!;
+    expect([p.object.status.phase, p.object.status.podIP]).toEqual(['Running', '10.244.1.2']);
+    expect(condition(p.object, 'Ready')?.status).toBe('True');
+  });
+
+  it('"At 1 s every Pod already has a node: the scheduler was done within milliseconds. The IP column is still `<none>`"', () => {
+    const at1 = rows(output(r(), 'kubectl get pods -o wide', 1));
+    expect(at1.map(([name, , status, , , ip, node]) => `${name} ${status} ${ip} ${node}`)).toEqual([
+      `${POD} ContainerCreating <none> node-1`,
+      'web-68c7d7979f-rshp6 ContainerCreating <none> node-2',
+      'web-68c7d7979f-tqpmx ContainerCreating <none> node-3',
+    ]);
+    const selects = entries(r(), 'select').filter((e) => e.t < 1);
+    expect(selects).toHaveLength(3);
+    for (const e of selects) expect(e.t).toBeLessThan(0.01);
+    const at30 = rows(output(r(), 'kubectl get pods -o wide', 30));
+    expect(at30.map(([name, , status, , , ip]) => `${name} ${status} ${ip}`)).toEqual([
+      `${POD} Running 10.244.1.2`,
+      'web-68c7d7979f-rshp6 Running 10.244.2.3',
+      'web-68c7d7979f-tqpmx Running 10.244.3.3',
+    ]);
+  });
+
+  it('"kube-apiserver gave it a cluster IP, 10.96.70.61"; "the EndpointSlice `web-d7r6d` right away. At that moment no Pod had an IP, so the slice was empty"', () => {
+    const svc: Obj = r().objects.services!.find((s) => s.metadata.name === 'web');
+    expect(svc.spec.clusterIP).toBe('10.96.70.61');
+    const created = changesOf(r(), 'endpointslices', 'web-d7r6d').find((c) => c.type === 'ADDED')!;
+    expect(created.t).toBeLessThan(0.01);
+    expect(created.object.endpoints ?? []).toEqual([]);
+    expect(created.object.metadata.labels['kubernetes.io/service-name']).toBe('web');
+  });
+
+  it('"kube-proxy on every node, the control-plane node included, ... wrote the Service\'s iptables rules within the same millisecond"', () => {
+    for (const node of ['control-plane', 'node-1', 'node-2', 'node-3']) {
+      const seen = entries(r(), 'watch').find(
+        (e) => e.to === `kube-proxy@${node}` && e.resource === 'services' && e.name === 'web',
+      )!;
+      const wrote = programs(node).find((e) => e.t >= seen.t)!;
+      expect(wrote.t - seen.t).toBeLessThan(0.001);
+    }
+  });
+
+  it('"The Pods on node-2 and node-3 reported first, at 3.224 s, and went into the slice together, in one update"', () => {
+    const reported = (pod: string) => runningReport(pod);
+    expect(['web-68c7d7979f-rshp6', 'web-68c7d7979f-tqpmx'].map((p) => reported(p).t)).toEqual([
+      3.224, 3.224,
+    ]);
+    expect(['web-68c7d7979f-rshp6', 'web-68c7d7979f-tqpmx'].map((p) => reported(p).from)).toEqual([
+      'kubelet@node-2',
+      'kubelet@node-3',
+    ]);
+    const first = sliceUpdates()[0]!;
+    const slice = changesOf(r(), 'endpointslices', 'web-d7r6d').find((c) => c.t === first.t)!;
+    expect(slice.object.endpoints.map((e: Obj) => e.addresses[0]).sort()).toEqual([
+      '10.244.2.3',
+      '10.244.3.3',
+    ]);
+  });
+
+  it('"The Pod on node-1 reported at 3.972 s and was added by a second update"', () => {
+    expect(runningReport(POD).t).toBe(3.972);
+    const updates = sliceUpdates();
+    expect(updates).toHaveLength(2);
+    const slice = changesOf(r(), 'endpointslices', 'web-d7r6d').find((c) => c.t === updates[1]!.t)!;
+    expect(slice.object.endpoints.map((e: Obj) => e.addresses[0])).toContain('10.244.1.2');
+    expect(slice.object.endpoints).toHaveLength(3);
+  });
+
+  it('"kube-proxy did not rewrite its rules at 3.976 s, when that second update reached it, but at 4.228 s: it runs `iptables-restore` at most once a second"', () => {
+    const seen = entries(r(), 'watch').filter(
+      (e) =>
+        e.to === 'kube-proxy@node-1' && e.resource === 'endpointslices' && e.name === 'web-d7r6d',
+    );
+    expect(seen.map((e) => e.t)).toEqual([0.004, 3.228, 3.976]);
+    const writes = programs('node-1').filter((e) => e.t > 3 && e.t < 5);
+    expect(writes.map((e) => e.t)).toEqual([3.228, 4.228]);
+    expect(rounded(writes[1]!.t - writes[0]!.t, 3)).toBe(1);
+    // The Japanese figure description: 46 rules at the first rewrite, 49 at 4.228 s.
+    expect(writes.map((e) => e.rules)).toEqual([46, 49]);
+  });
+
+  it('"The scenario runs `iptables-save -t nat` on node-1 at 30 s": the `web` rules (cluster IP jump, masquerade from outside 10.244.0.0/16, 1/3 then 1/2, DNAT to 10.244.1.2:80)', () => {
+    const nat = output(r(), 'iptables-save -t nat', 30);
+    const lines = nat.split('\n');
+    const svc = lines.find(
+      (l) => l.includes('"default/web:http cluster IP"') && l.startsWith('-A KUBE-SERVICES'),
+    )!;
+    expect(svc).toMatch(/-d 10\.96\.70\.61\/32 -p tcp .* --dport 80 -j (KUBE-SVC-\S+)$/);
+    const chain = svc.split(' -j ')[1];
+    const rules = lines.filter((l) => l.startsWith(`-A ${chain} `));
+    expect(rules).toHaveLength(4);
+    expect(rules[0]).toMatch(/! -s 10\.244\.0\.0\/16 .*-j KUBE-MARK-MASQ$/);
+    expect(rules.slice(1).map((l) => l.match(/--probability (\S+)/)?.[1])).toEqual([
+      '0.33333333349',
+      '0.50000000000',
+      undefined,
+    ]);
+    expect(rules[1]).toContain('-> 10.244.1.2:80');
+    const sep = rules[1]!.split(' -j ')[1];
+    expect(lines.filter((l) => l.startsWith(`-A ${sep} `)).at(-1)).toMatch(
+      /-j DNAT --to-destination 10\.244\.1\.2:80$/,
+    );
+    for (const c of ['PREROUTING', 'OUTPUT'])
+      expect(lines).toContain(
+        `-A ${c} -m comment --comment "kubernetes service portals" -j KUBE-SERVICES`,
+      );
+  });
+
+  it('Try it: "`ssh node-1 iptables-save -t nat` before and after 3.2 s, to see the `web` endpoints appear"; after 4 s the Pods are `Running`, with an IP', () => {
+    const webRules = (t: number) =>
+      live('apply-to-running', 1, t)
+        .cluster.exec('node-1', 'iptables-save -t nat')
+        .stdout.split('\n')
+        .filter((l) => l.includes('default/web:http') && l.includes('DNAT')).length;
+    expect(webRules(3.1)).toBe(0);
+    expect(webRules(3.3)).toBe(2);
+    const at4 = rows(live('apply-to-running', 1, 4).cluster.kubectl('get pods -o wide').stdout);
+    for (const [, , status, , , ip] of at4) {
+      expect(status).toBe('Running');
+      expect(ip).toMatch(/^10\.244\./);
+    }
+  });
+
+  it('Try it: "`kubectl describe pod web-68c7d7979f-6s7d4`: the Events list ... `Scheduled` and ... `Pulling`, `Pulled`, `Created` and `Started`"', () => {
+    const out = live('apply-to-running', 1, 30).cluster.kubectl(`describe pod ${POD}`).stdout;
+    const events = out.split('Events:')[1]!;
+    expect([...events.matchAll(/^\s+Normal\s+(\w+)/gm)].map((m) => m[1])).toEqual([
+      'Scheduled',
+      'Pulling',
+      'Pulled',
+      'Created',
+      'Started',
+    ]);
+    expect(out).toMatch(
+      /Tolerations:\s+node\.kubernetes\.io\/not-ready:NoExecute op=Exists for 300s\n\s+node\.kubernetes\.io\/unreachable:NoExecute op=Exists for 300s/,
+    );
+  });
+});
 
 describe(`${L3} (node-failure, seed 7)`, () => {
   const r = () => run('node-failure', 7);
