@@ -9,7 +9,7 @@ export type { Placeholder } from './scenario/params.ts';
 export { ScenarioRun, runScenario, stepCommand, OUTPUT_RESOURCES } from './scenario/runner.ts';
 export type { RunOptions, RunResult, Output } from './scenario/runner.ts';
 export { Cluster, BIRTH_MS, bornImageSteps } from './cluster/cluster.ts';
-export { SLICE_MS, drive } from './engine/steps.ts';
+export { SLICE_MS, drive, untilInSlices } from './engine/steps.ts';
 export type { CommandOutput, NodeAgents } from './cluster/cluster.ts';
 export { Simulation } from './engine/simulation.ts';
 export type { TraceEntry, TraceLevel } from './engine/trace.ts';

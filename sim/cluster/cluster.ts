@@ -29,7 +29,7 @@ import { NodeLifecycleController } from '../controllers/nodelifecycle/node-lifec
 import { ReplicaSetController } from '../controllers/replicaset/replica-set.ts';
 import { TaintEvictionController } from '../controllers/tainteviction/taint-eviction-controller.ts';
 import { Simulation } from '../engine/simulation.ts';
-import { SLICE_MS, drive } from '../engine/steps.ts';
+import { drive, untilInSlices } from '../engine/steps.ts';
 import type { TraceLevel } from '../engine/trace.ts';
 import { EtcdStore, type EtcdImage } from '../etcd/store.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
@@ -130,11 +130,7 @@ export function* bornImageSteps(config: ClusterConfig, freeze = false): Generato
   const key = imageKey(config, freeze);
   if (bornImages.has(key) || planNodes(config).length > MAX_IMAGED_NODES) return;
   const born = new Cluster({ seed: BIRTH_SEED, config, traceLevel: 'none', recordChanges: false, imageOnly: true });
-  for (let t = BIRTH_MS + SLICE_MS; t < IMAGE_MS; t += SLICE_MS) {
-    born.sim.runUntil(t);
-    yield;
-  }
-  born.sim.runUntil(IMAGE_MS);
+  yield* untilInSlices(BIRTH_MS, IMAGE_MS, (t) => born.sim.runUntil(t));
   if (bornImages.has(key)) return;
   const etcd = born.etcd.image();
   const nodes = new Map<string, Node>();

@@ -13,3 +13,15 @@ export function drive<T>(steps: Generator<void, T>): T {
     if (r.done) return r.value;
   }
 }
+
+/**
+ * untilInSlices plays from now to t (ms) by calling runUntil at the end of each slice of SLICE_MS,
+ * pausing after each slice but the last.
+ */
+export function* untilInSlices(now: number, t: number, runUntil: (at: number) => void): Generator<void, void> {
+  for (let at = Math.min(now + SLICE_MS, t); ; at = Math.min(at + SLICE_MS, t)) {
+    runUntil(at);
+    if (at >= t) return;
+    yield;
+  }
+}

@@ -141,6 +141,14 @@ function nodeFacts(r: RunResult) {
   return { unknown, noSchedule, noExecute, old, deleted, replacement, replacementRunning };
 }
 
+/** timeline is the row of the lesson's "Moving the timeline" table: Unknown, NoExecute, deleted, Running. */
+const timeline = (f: ReturnType<typeof nodeFacts>): (number | undefined)[] => [
+  f.unknown,
+  rounded(f.noExecute!, 1),
+  rounded(f.deleted!, 1),
+  rounded(f.replacementRunning!, 1),
+];
+
 /** webPods lists every default/web Pod the run ever had, as last seen. */
 function webPods(r: RunResult): Obj[] {
   const last = new Map<string, Obj>();
@@ -742,32 +750,17 @@ describe(`${L3} (node-failure, seed 7)`, () => {
 
   it('the table "Moving the timeline": node-failure 110 s, 115.1 s, 415.1 s, 416.1 s', () => {
     const f = nodeFacts(r());
-    expect([
-      f.unknown,
-      rounded(f.noExecute!, 1),
-      rounded(f.deleted!, 1),
-      rounded(f.replacementRunning!, 1),
-    ]).toEqual([110, 115.1, 415.1, 416.1]);
+    expect(timeline(f)).toEqual([110, 115.1, 415.1, 416.1]);
   });
 
   it('the table "Moving the timeline": node-failure-40s 100 s, 105.1 s, 405.1 s, 406.1 s', () => {
     const f = nodeFacts(run('node-failure-40s', 7));
-    expect([
-      f.unknown,
-      rounded(f.noExecute!, 1),
-      rounded(f.deleted!, 1),
-      rounded(f.replacementRunning!, 1),
-    ]).toEqual([100, 105.1, 405.1, 406.1]);
+    expect(timeline(f)).toEqual([100, 105.1, 405.1, 406.1]);
   });
 
   it('the table "Moving the timeline": node-failure-toleration-60s 110 s, 115.1 s, 175.1 s, 176.1 s', () => {
     const f = nodeFacts(run('node-failure-toleration-60s', 7));
-    expect([
-      f.unknown,
-      rounded(f.noExecute!, 1),
-      rounded(f.deleted!, 1),
-      rounded(f.replacementRunning!, 1),
-    ]).toEqual([110, 115.1, 175.1, 176.1]);
+    expect(timeline(f)).toEqual([110, 115.1, 175.1, 176.1]);
   });
 });
 
@@ -776,12 +769,7 @@ describe(`${L3} (partition, seed 7)`, () => {
 
   it('"the run follows the same timeline: `Unknown` at 110 s, the NoExecute taint at 115.1 s, the Pod deleted and its replacement created at 415.1 s and Running on node-2 at 416.1 s"', () => {
     const f = nodeFacts(r());
-    expect([
-      f.unknown,
-      rounded(f.noExecute!, 1),
-      rounded(f.deleted!, 1),
-      rounded(f.replacementRunning!, 1),
-    ]).toEqual([110, 115.1, 415.1, 416.1]);
+    expect(timeline(f)).toEqual([110, 115.1, 415.1, 416.1]);
     const created = changesOf(r(), 'pods', f.replacement.metadata.name).find(
       (c) => c.type === 'ADDED',
     )!.t;

@@ -4,7 +4,7 @@
 // slices of virtual time (computeKeySteps), so the worker can answer a Check while it works out a
 // neighbouring question's key; a run in slices is the same run.
 
-import { OUTPUT_RESOURCES, SLICE_MS, ScenarioRun, bornImageSteps, drive, parseScenario, substitute, type CommandOutput } from '../../sim/index.ts';
+import { OUTPUT_RESOURCES, ScenarioRun, bornImageSteps, drive, parseScenario, substitute, untilInSlices, type CommandOutput } from '../../sim/index.ts';
 import { measure, needsFullTrace, MeasureError, type Measured, type RunView } from './measure.ts';
 import type { Check, Question, Text } from './schema.ts';
 import { parseNumber } from './number.ts';
@@ -67,15 +67,11 @@ export interface RunRequest {
 }
 
 /**
- * advance runs a scenario to t (ms) in slices of SLICE_MS, pausing after each but the last
+ * advance runs a scenario to t (ms) in slices, pausing after each but the last
  * (sim/engine/steps.ts). Scenario steps keep their own times too.
  */
-function* advance(run: ScenarioRun, t: number): Generator<void, void> {
-  for (let at = Math.min(run.cluster.sim.now() + SLICE_MS, t); ; at = Math.min(at + SLICE_MS, t)) {
-    run.runUntil(at);
-    if (at >= t) return;
-    yield;
-  }
+function advance(run: ScenarioRun, t: number): Generator<void, void> {
+  return untilInSlices(run.cluster.sim.now(), t, (at) => run.runUntil(at));
 }
 
 /** runVariant plays the question's scenario for a variant. scenarioYaml is the scenario file's text. */

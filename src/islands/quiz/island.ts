@@ -632,7 +632,7 @@ export function mount(root: HTMLElement): void {
     if (ui.hint?.disabled) ui.check.focus();
   }
 
-  /** afterPrepare runs once a variant is ready (what-if and task questions grade ahead). */
+  /** afterPrepare runs once a variant is ready (it grades the starting answer ahead). */
   let afterPrepare: (() => void) | undefined;
   /** gradedAhead is the last answer the worker graded ahead, with its result. */
   let gradedAhead: { key: string; result: GradeResult } | undefined;
