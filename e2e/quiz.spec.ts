@@ -84,6 +84,19 @@ const live = (r: Locator) => r.locator('[data-role="live"]');
 const graded = (page: Page) =>
   page.evaluate(() => (window as unknown as { __graded: Graded[] }).__graded);
 
+/** openReplacementSeconds opens the demo page's numeric question, with its answer box and key. */
+async function openReplacementSeconds(page: Page): Promise<{ r: Locator; box: Locator; value: number; k: Keyed }> {
+  await openDemo(page);
+  const k = keyOf('demo-replacement-seconds');
+  const r = await open(page, 'demo-replacement-seconds');
+  return {
+    r,
+    box: r.getByRole('textbox', { name: 'Your answer' }),
+    value: k.key.kind === 'numeric' ? k.key.value : NaN,
+    k,
+  };
+}
+
 /** orderTo puts the ordering items in the given order with the keyboard (Move up buttons). */
 async function orderTo(r: Locator, values: string[]): Promise<void> {
   for (const [i, value] of values.entries()) {
@@ -195,12 +208,7 @@ test('choice: right, wrong with option marks and evidence, hint, attempts, solut
 test('numeric: invalid input uses no attempt, a hint costs points, wrong shows what the cluster did', async ({
   page,
 }) => {
-  await openDemo(page);
-  const id = 'demo-replacement-seconds';
-  const k = keyOf(id);
-  const value = k.key.kind === 'numeric' ? k.key.value : NaN;
-  const r = await open(page, id);
-  const box = r.getByRole('textbox', { name: 'Your answer' });
+  const { r, box, value, k } = await openReplacementSeconds(page);
   await expect(box).toHaveAttribute('inputmode', 'decimal');
 
   for (const bad of ['', '<script>alert(1)</script>', '99999999999999', 'replicas: 3']) {
@@ -442,12 +450,7 @@ test('the Japanese page grades in Japanese', async ({ page }) => {
 test('key-based answers are graded ahead as they change: Check shows the result without asking the worker', async ({
   page,
 }) => {
-  await openDemo(page);
-  const id = 'demo-replacement-seconds';
-  const k = keyOf(id);
-  const value = k.key.kind === 'numeric' ? k.key.value : NaN;
-  const r = await open(page, id);
-  const box = r.getByRole('textbox', { name: 'Your answer' });
+  const { r, box, value } = await openReplacementSeconds(page);
   // A wrong number, typed: graded ahead, then Check shows it (no worker time spent on Check).
   await box.fill('12');
   await expect(r).toHaveAttribute('data-graded-ahead', 'true');
