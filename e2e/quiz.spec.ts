@@ -432,7 +432,8 @@ test('the Japanese page grades in Japanese', async ({ page }) => {
   await expect(live(r)).toContainText('採点していません(回数は減りません): 答えを選んでください。');
   await r.getByRole('radio', { name: '選ばれたノードの kubelet' }).check();
   await check(r, '答え合わせ');
-  await expect(live(r)).toContainText('不正解です。');
+  // Japanese sentences are joined without a space.
+  await expect(live(r)).toContainText('不正解です。あと 2 回答えられます。');
   await expect(r.getByRole('heading', { name: 'クラスターで実際に起きたこと' })).toBeVisible();
   await r.getByRole('radio', { name: 'kube-scheduler' }).check();
   await check(r, '答え合わせ');

@@ -418,7 +418,8 @@ export function mount(root: HTMLElement): void {
           ? t.noAttemptsLeft
           : fmt(t.attemptsLeft, { n: maxAttempts - attempts }),
       );
-    return { text: parts.join(' '), result };
+    // Japanese sentences follow each other without a space (each ends in 。).
+    return { text: parts.join(lang === 'ja' ? '' : ' '), result };
   }
 
   function renderOptions(g: Grade, values: Record<string, string | number>): void {
