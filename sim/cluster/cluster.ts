@@ -252,7 +252,9 @@ export class Cluster {
     // Simplification: during the warm-up they answer from the start (the mirror Pods come from
     // bootstrap, so the kubelet needs kube-apiserver to learn them); kube-scheduler and
     // kube-controller-manager keep working whether or not their static Pods' containers run.
-    this.nodes.get('control-plane')!.runtime.onStateChange = () => this.syncControlPlane();
+    // (A function literal assigned to a property would be pretenured: see eslint.config.js.)
+    const sync = () => this.syncControlPlane();
+    this.nodes.get('control-plane')!.runtime.onStateChange = sync;
     this.syncControlPlane();
   }
 

@@ -100,10 +100,11 @@ export class FileSource {
     this.nodeName = nodeName;
     this.onSet = onSet;
     this.readWhat = `${owner}: read ${path}`;
-    this.read = () => {
+    const read = () => {
       this.schedule();
       this.onSet(this.list());
     };
+    this.read = read;
   }
 
   /** start reads the directory now and returns what it declares; later reads go to onSet. */

@@ -26,7 +26,7 @@ import { Informer } from '../client/informer.ts';
 import { parseTime } from '../engine/clock.ts';
 import type { Rng } from '../engine/rng.ts';
 import type { Simulation, TimerHandle } from '../engine/simulation.ts';
-import type { ContainerRuntime } from '../runtime/container-runtime.ts';
+import type { ContainerRuntime, CRIContainer } from '../runtime/container-runtime.ts';
 import { crictl, type CommandResult } from '../runtime/crictl.ts';
 import { Backoff } from './backoff.ts';
 import { FileSource, type ManifestReader } from './config-file.ts';
@@ -219,9 +219,10 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
     for (const uid of this.pendingAdopted) this.podWorkers.markAdopted(uid);
     this.pendingAdopted.clear();
     const epoch = this.epoch;
-    this.runtime.onContainerExit = (c) => {
+    const onExit = (c: CRIContainer) => {
       if (epoch === this.epoch) this.podWorkers.onContainerExit(c);
     };
+    this.runtime.onContainerExit = onExit;
     this.relistPhase = this.sim.now() + this.rng.intn(plegRelistPeriod);
     this.gcPhase = this.sim.now() + this.rng.intn(containerGCPeriod);
     if (!pre) this.nodeEvent('Normal', 'Starting', 'Starting kubelet.');

@@ -50,7 +50,8 @@ export class NodeLeaseController {
     this.rng = rng;
     this.opts = opts;
     this.renewWhat = `${client.user}: renew lease`;
-    this.renew = () => this.sync();
+    const renew = () => this.sync();
+    this.renew = renew;
   }
 
   /** start syncs now, then every renewInterval (jittered); firstDelay offsets the loop's phase. */

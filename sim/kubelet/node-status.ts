@@ -176,10 +176,11 @@ export class NodeStatusManager {
       memory: `${Math.max(0, memKi - evictionHardMemoryKi)}Ki`,
     };
     this.statusWhat = `${client.user}: node status`;
-    this.statusTick = () => {
+    const tick = () => {
       this.timer = undefined;
       if (!this.stopped) this.syncNodeStatus();
     };
+    this.statusTick = tick;
   }
 
   /** keepIdentity takes the machine's IDs from its Node (a node restored from the born image). */

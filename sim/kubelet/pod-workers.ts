@@ -414,12 +414,13 @@ export class PodWorkers {
       if (w.removed || w.pod.metadata.deletionTimestamp || i >= steps.length) return end();
       steps[i++](next, end);
     };
-    w.cancel = () => {
+    const cancel = () => {
       finished = true;
       w.busy = false;
       w.inPull = false;
       w.cancel = undefined;
     };
+    w.cancel = cancel;
     next();
   }
 

@@ -498,6 +498,7 @@ export class Cache {
       podCounts: (m) => this.podCounts(m),
       imageState: (name) => this.imageState(name),
       defaultSelector,
+      countsBySelector: new WeakMap(),
     };
   }
 }

@@ -712,6 +712,8 @@ export interface Handle {
   imageState(name: string): ImageStateSummary | undefined;
   /** defaultSelector mirrors helper.DefaultSelector for a pod (services and owner's selector). */
   defaultSelector(pod: PodInfo): Selector;
+  /** countsBySelector memoizes podCounts by constraint selector and namespace (PodTopologySpread). */
+  readonly countsBySelector: WeakMap<Selector, Map<string, PodCountIndex>>;
 }
 
 /**

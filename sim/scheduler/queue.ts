@@ -288,10 +288,11 @@ export class PriorityQueue {
   private backoffTimer: TimerHandle | undefined;
   private leftoverTimer: TimerHandle | undefined;
   /** onActive is called when a pod enters activeQ (the scheduler starts a cycle). */
-  onActive: () => void = () => {};
+  readonly onActive: () => void;
 
-  constructor(sim: Simulation) {
+  constructor(sim: Simulation, onActive: () => void = () => {}) {
     this.sim = sim;
+    this.onActive = onActive;
     this.startTime = sim.now();
   }
 

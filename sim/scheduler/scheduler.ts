@@ -144,8 +144,7 @@ export class Scheduler {
   private reset(): void {
     this.cache = new Cache();
     this.queue?.stop();
-    this.queue = new PriorityQueue(this.sim);
-    this.queue.onActive = () => this.kick();
+    this.queue = new PriorityQueue(this.sim, () => this.kick());
     const handle: Handle = this.cache.handle((pod) => this.defaultSelector(pod));
     this.profiles.clear();
     const registry = newInTreeRegistry();

@@ -136,29 +136,22 @@ function countIndex(
   c: TopologySpreadConstraintInternal,
 ): PodCountIndex | null {
   if (c.selector.empty) return null;
-  // The index is looked up once per selector object and namespace (selectors are immutable).
-  let byNs = indexBySelector.get(c.selector);
-  if (!byNs) indexBySelector.set(c.selector, (byNs = new Map()));
+  // The index is looked up once per selector object and namespace (selectors are immutable), in
+  // the handle's own memo: a module-level one would hold the whole simulation through its values.
+  let byNs = h.countsBySelector.get(c.selector);
+  if (!byNs) h.countsBySelector.set(c.selector, (byNs = new Map()));
   let idx = byNs.get(pod.namespace);
-  if (!idx || idx.handle !== h) {
-    idx = {
-      handle: h,
-      index: h.podCounts({
-        key: `pts|${pod.namespace}|${selectorKey(c.selector)}`,
-        namespaces: new Set([pod.namespace]),
-        selectors: [c.selector],
-        excludeTerminating: true,
-      }),
-    };
+  if (!idx) {
+    idx = h.podCounts({
+      key: `pts|${pod.namespace}|${selectorKey(c.selector)}`,
+      namespaces: new Set([pod.namespace]),
+      selectors: [c.selector],
+      excludeTerminating: true,
+    });
     byNs.set(pod.namespace, idx);
   }
-  return idx.index;
+  return idx;
 }
-
-const indexBySelector = new WeakMap<
-  Selector,
-  Map<string, { handle: Handle; index: PodCountIndex }>
->();
 
 // ---- filtering.go ----
 

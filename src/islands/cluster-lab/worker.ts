@@ -256,7 +256,7 @@ function handle(req: Request): Response {
   }
 }
 
-self.onmessage = (ev: MessageEvent<Request>) => {
+const onRequest = (ev: MessageEvent<Request>): void => {
   const req = ev.data;
   let res: Response;
   try {
@@ -271,3 +271,4 @@ self.onmessage = (ev: MessageEvent<Request>) => {
   }
   self.postMessage(res);
 };
+self.onmessage = onRequest;

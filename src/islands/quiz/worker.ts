@@ -72,7 +72,10 @@ const pending = new Map<string, Promise<Keyed>>();
 function pause(): Promise<void> {
   return new Promise((resolve) => {
     const ch = new MessageChannel();
-    ch.port1.onmessage = () => resolve();
+    // Bound to a const first: a function literal assigned to a property is pretenured and would
+    // keep the paused grading alive through young-generation GCs (eslint.config.js).
+    const resume = () => resolve();
+    ch.port1.onmessage = resume;
     ch.port2.postMessage(0);
   });
 }
@@ -242,7 +245,7 @@ function handle(req: Exclude<Request, { type: 'prepare' }>): Response {
   }
 }
 
-self.onmessage = (ev: MessageEvent<Request>) => {
+const onRequest = (ev: MessageEvent<Request>): void => {
   const req = ev.data;
   const failed = (err: unknown): Response => ({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) });
   if (req.type === 'prepare') {
@@ -260,3 +263,4 @@ self.onmessage = (ev: MessageEvent<Request>) => {
   }
   self.postMessage(res);
 };
+self.onmessage = onRequest;
