@@ -2,8 +2,10 @@
 // and pkg/kubelet/status/generate.go (GeneratePodReadyCondition, GenerateContainersReadyCondition,
 // GeneratePodInitializedCondition, GeneratePodReadyToStartContainersCondition), plus the condition
 // merging of pkg/kubelet/status/status_manager.go (mergePodStatus, updateLastTransitionTime).
-// Simplification: no init, sidecar or ephemeral containers, no probes (a running container is
-// ready and started), no resources/volumeMounts/user in container statuses.
+// Init containers are reported as upstream does (initContainerStatuses, the Initialized condition,
+// the Pending phase until they complete, PodInitializing), sidecars (restartPolicy Always) too.
+// Simplification: no ephemeral containers, no probes (a running container is ready and started),
+// no resources/volumeMounts/user in container statuses.
 
 import type {
   Container,
@@ -21,6 +23,8 @@ import { normalizeImage, repoDigest } from '../runtime/images.ts';
 
 /** Kubelet waiting reasons (pkg/kubelet/kuberuntime and pkg/kubelet/images). */
 export const ContainerCreating = 'ContainerCreating';
+/** PodInitializing is the default waiting reason of every container of a pod with init containers. */
+export const PodInitializing = 'PodInitializing';
 export const CrashLoopBackOff = 'CrashLoopBackOff';
 export const ErrImagePull = 'ErrImagePull';
 export const ImagePullBackOff = 'ImagePullBackOff';
@@ -126,8 +130,9 @@ export function convertToAPIContainerStatuses(
   in_: PodStatusInput,
   byName: Map<string, CRIContainer[]>,
 ): ContainerStatus[] {
-  const { pod, reasons, podIsTerminal } = in_;
+  const { pod, reasons } = in_;
   const oldStatuses = pod.status?.containerStatuses;
+  const defaultReason = pod.spec.initContainers?.length ? PodInitializing : ContainerCreating;
   // map sizes the list once (pushing onto an empty array reserves room for 16 more).
   return pod.spec.containers.map((spec) =>
     containerStatusFor(
@@ -136,9 +141,41 @@ export function convertToAPIContainerStatuses(
       lastStatusNamed(oldStatuses, spec.name),
       byName.get(spec.name),
       reasons,
-      podIsTerminal,
+      defaultReason,
+      false,
     ),
   );
+}
+
+/**
+ * convertToAPIInitContainerStatuses is the same conversion for init containers (isInitContainer),
+ * with the readiness the prober manager gives them (UpdatePodStatus): a regular init container is
+ * ready once it has exited 0, a sidecar (restartPolicy Always) while it runs.
+ */
+export function convertToAPIInitContainerStatuses(
+  in_: PodStatusInput,
+  byName: Map<string, CRIContainer[]>,
+): ContainerStatus[] {
+  const { pod, reasons } = in_;
+  const oldStatuses = pod.status?.initContainerStatuses;
+  return (pod.spec.initContainers ?? []).map((spec) => {
+    const s = containerStatusFor(
+      pod,
+      spec,
+      lastStatusNamed(oldStatuses, spec.name),
+      byName.get(spec.name),
+      reasons,
+      PodInitializing,
+      true,
+    );
+    if (!isRestartableInitContainer(spec)) s.ready = s.state.terminated?.exitCode === 0;
+    return s;
+  });
+}
+
+/** isRestartableInitContainer mirrors podutil.IsRestartableInitContainer: a sidecar. */
+export function isRestartableInitContainer(c: Container): boolean {
+  return c.restartPolicy === 'Always';
 }
 
 // lastStatusNamed is the last of statuses with that name (a pod has a handful of containers, so a
@@ -158,7 +195,8 @@ function containerStatusFor(
   old: ContainerStatus | undefined,
   instances: CRIContainer[] | undefined,
   reasons: ReadonlyMap<string, StartFailure> | undefined,
-  podIsTerminal: boolean,
+  defaultReason: string,
+  isInit: boolean,
 ): ContainerStatus {
   let status: ContainerStatus;
   if (instances?.length) {
@@ -167,10 +205,11 @@ function containerStatusFor(
     if (instances[1]) status.lastState = convertContainerState(instances[1]);
   } else if (old?.state.terminated) status = { ...old };
   else {
-    // Default: waiting ContainerCreating, seeded from the old status.
+    // Default: waiting ContainerCreating (PodInitializing in a pod with init containers), seeded
+    // from the old status.
     status = {
       name: spec.name,
-      state: { waiting: { reason: ContainerCreating } },
+      state: { waiting: { reason: defaultReason } },
       lastState: {},
       ready: false,
       restartCount: 0,
@@ -183,17 +222,19 @@ function containerStatusFor(
       status.lastState = old.lastState;
     }
   }
-  // A container that will be (re)started and failed to start shows why (reasonCache).
+  // A container that will be (re)started and failed to start shows why (reasonCache); an init
+  // container that exited 0 is never restarted.
   const latest = instances?.[0];
   const failure = reasons?.get(spec.name);
-  if (failure && shouldContainerBeRestarted(pod, latest)) {
+  const initDone = isInit && latest?.state === 'CONTAINER_EXITED' && latest.exitCode === 0;
+  if (failure && !initDone && shouldContainerBeRestarted(pod, latest)) {
     if (status.state.terminated) status.lastState = status.state;
     status.state = { waiting: { reason: failure.reason, message: failure.message } };
     status.ready = false;
     status.started = false;
   }
   // The API says it was running but the runtime has no trace of it (the node rebooted).
-  const isDefaultWaiting = status.state.waiting?.reason === ContainerCreating;
+  const isDefaultWaiting = status.state.waiting?.reason === defaultReason;
   if (
     isDefaultWaiting &&
     old?.state.running &&
@@ -210,27 +251,100 @@ function containerStatusFor(
     };
     if (!pod.metadata.deletionTimestamp) status.restartCount += 1;
   }
-  // A terminal pod reports every container as terminated.
-  if (podIsTerminal && !status.state.terminated) {
-    status.state = {
-      terminated: {
-        exitCode: 137,
-        reason: ContainerReasonStatusUnknown,
-        message: 'The container could not be located when the pod was terminated',
-      },
-    };
-    status.ready = false;
-    status.started = false;
-  }
   return status;
 }
 
-/** getPhase mirrors kubelet's getPhase for pods without init containers. */
-export function getPhase(pod: Pod, statuses: ContainerStatus[], podIsTerminal: boolean): PodPhase {
+/**
+ * terminateStatuses mirrors status_manager.go TerminatePod: a terminal pod reports its containers
+ * as terminated, the app containers once the pod has initialized (hasPodInitialized), and of the
+ * init containers every one but the suffix that never tried to start (initializedContainers).
+ */
+function terminateStatuses(
+  pod: Pod,
+  statuses: ContainerStatus[],
+  initStatuses: ContainerStatus[] | undefined,
+): void {
+  if (!initStatuses || hasPodInitialized(pod, statuses, initStatuses))
+    for (const s of statuses) markTerminated(s);
+  if (!initStatuses?.length) return;
+  let end = 0;
+  for (let i = initStatuses.length - 1; i >= 0; i--)
+    if (!initStatuses[i].state.waiting || initStatuses[i].lastState.terminated) {
+      end = i;
+      break;
+    }
+  for (let i = 0; i <= end; i++) markTerminated(initStatuses[i]);
+}
+
+function markTerminated(s: ContainerStatus): void {
+  if (s.state.terminated) return;
+  s.state = {
+    terminated: {
+      exitCode: 137,
+      reason: ContainerReasonStatusUnknown,
+      message: 'The container could not be located when the pod was terminated',
+    },
+  };
+  s.ready = false;
+  s.started = false;
+}
+
+// hasPodInitialized mirrors status_manager.go hasPodInitialized: an app container left waiting, or
+// the last init container completed (a sidecar: runs and has started).
+function hasPodInitialized(
+  pod: Pod,
+  statuses: readonly ContainerStatus[],
+  initStatuses: readonly ContainerStatus[],
+): boolean {
+  for (const s of statuses) if (s.lastState.terminated || !s.state.waiting) return true;
+  const inits = pod.spec.initContainers ?? [];
+  const last = initStatuses[initStatuses.length - 1];
+  if (!last) return false;
+  if (isRestartableInitContainer(inits[inits.length - 1])) return !!last.state.running && !!last.started;
+  return last.lastState.terminated?.exitCode === 0 || last.state.terminated?.exitCode === 0;
+}
+
+/**
+ * getPhase mirrors kubelet's getPhase: statuses are the app containers' (in spec order) and
+ * initStatuses the init containers'. A regular init container still to run or running keeps the
+ * pod Pending until an app container has started; one that failed fails a pod that never
+ * restarts; a sidecar counts as running, and as pending until it has started.
+ */
+export function getPhase(
+  pod: Pod,
+  statuses: ContainerStatus[],
+  podIsTerminal: boolean,
+  initStatuses: readonly ContainerStatus[] = [],
+): PodPhase {
+  let pendingInitialization = 0;
+  let failedInitialization = 0;
   let running = 0;
   let waiting = 0;
   let stopped = 0;
   let succeeded = 0;
+  const inits = pod.spec.initContainers;
+  if (inits)
+    for (const c of inits) {
+      const s = lastStatusNamed(initStatuses, c.name);
+      if (!isRestartableInitContainer(c)) {
+        if (!s || s.state.running) pendingInitialization++;
+        else if (s.state.terminated) {
+          if (s.state.terminated.exitCode !== 0) failedInitialization++;
+        } else if (s.lastState.terminated) {
+          if (s.lastState.terminated.exitCode !== 0) failedInitialization++;
+        } else pendingInitialization++;
+        continue;
+      }
+      // A sidecar: terminated ones do not count.
+      if (!s) continue;
+      if (s.state.running) {
+        if (!s.started) pendingInitialization++;
+        running++;
+      } else if (s.state.waiting && !s.lastState.terminated) {
+        pendingInitialization++;
+        waiting++;
+      }
+    }
   for (const s of statuses) {
     if (s.state.running) running++;
     else if (s.state.terminated) {
@@ -241,6 +355,8 @@ export function getPhase(pod: Pod, statuses: ContainerStatus[], podIsTerminal: b
       else waiting++;
     }
   }
+  if (failedInitialization > 0 && pod.spec.restartPolicy === 'Never') return 'Failed';
+  if (pendingInitialization > 0 && !hasAnyRegularContainerStarted(statuses)) return 'Pending';
   if (waiting > 0) return 'Pending';
   if (running > 0) return 'Running';
   if (stopped > 0) {
@@ -253,6 +369,46 @@ export function getPhase(pod: Pod, statuses: ContainerStatus[], podIsTerminal: b
     return 'Running';
   }
   return 'Pending';
+}
+
+/** hasAnyRegularContainerStarted mirrors kubecontainer.HasAnyRegularContainerStarted. */
+function hasAnyRegularContainerStarted(statuses: readonly ContainerStatus[]): boolean {
+  for (const s of statuses) if (s.state.running || s.state.terminated) return true;
+  return false;
+}
+
+/**
+ * initializedCondition mirrors status.GeneratePodInitializedCondition: True without init
+ * containers, once every one has completed (a sidecar: started), or once an app container has
+ * started; else False, ContainersNotInitialized, naming the incomplete ones.
+ */
+function initializedCondition(
+  pod: Pod,
+  statuses: readonly ContainerStatus[],
+  initStatuses: readonly ContainerStatus[],
+  phase: PodPhase,
+  oldConds: readonly PodCondition[] | undefined,
+  now: string,
+): PodCondition {
+  const inits = pod.spec.initContainers;
+  if (!inits?.length) return condition('Initialized', true, oldConds, now);
+  const unknown: string[] = [];
+  const incomplete: string[] = [];
+  for (const c of inits) {
+    const s = lastStatusNamed(initStatuses, c.name);
+    if (!s) unknown.push(c.name);
+    else if (isRestartableInitContainer(c) ? !s.started : !s.ready) incomplete.push(c.name);
+  }
+  if (phase === 'Succeeded' && unknown.length === 0)
+    return condition('Initialized', true, oldConds, now, 'PodCompleted');
+  if (hasAnyRegularContainerStarted(statuses)) return condition('Initialized', true, oldConds, now);
+  const messages: string[] = [];
+  // Go prints a []string as [a b].
+  if (unknown.length) messages.push(`containers with unknown status: [${unknown.join(' ')}]`);
+  if (incomplete.length) messages.push(`containers with incomplete status: [${incomplete.join(' ')}]`);
+  if (messages.length)
+    return condition('Initialized', false, oldConds, now, 'ContainersNotInitialized', messages.join(', '));
+  return condition('Initialized', true, oldConds, now);
 }
 
 // condition builds a pod condition; its lastTransitionTime is kept from the old condition of that
@@ -294,7 +450,11 @@ export function generateAPIPodStatus(
   const { pod, sandboxes, hostIP, now } = in_;
   const old = pod.status ?? {};
   const containerStatuses = convertToAPIContainerStatuses(in_, byName);
-  let phase = getPhase(pod, containerStatuses, in_.podIsTerminal);
+  const initStatuses = pod.spec.initContainers?.length
+    ? convertToAPIInitContainerStatuses(in_, byName)
+    : undefined;
+  if (in_.podIsTerminal) terminateStatuses(pod, containerStatuses, initStatuses);
+  let phase = getPhase(pod, containerStatuses, in_.podIsTerminal, initStatuses);
   // Pods never leave a terminal phase.
   if (old.phase === 'Succeeded' || old.phase === 'Failed') phase = old.phase;
 
@@ -302,27 +462,37 @@ export function generateAPIPodStatus(
   const sandboxReady = latest?.state === 'SANDBOX_READY';
   const podIP = sandboxReady ? latest.ip : old.podIP;
 
-  // The unready containers' names, space-separated (built only when there are any: the status
-  // is generated on every sync of every pod).
+  // The unready containers' names (sidecars first, as GenerateContainersReadyCondition lists
+  // them), space-separated (built only when there are any: the status is generated on every sync
+  // of every pod).
   let unready: string | undefined;
+  if (initStatuses)
+    pod.spec.initContainers!.forEach((c, i) => {
+      if (isRestartableInitContainer(c) && !initStatuses[i].ready)
+        unready = unready === undefined ? c.name : `${unready} ${c.name}`;
+    });
   for (const cs of containerStatuses)
     if (!cs.ready) unready = unready === undefined ? cs.name : `${unready} ${cs.name}`;
-  const completed = phase === 'Succeeded';
-  const readyReason = completed
-    ? 'PodCompleted'
+  // A pod in a terminal phase is not ready, with the phase as the reason
+  // (generateContainersReadyConditionForTerminalPhase).
+  const terminal = phase === 'Succeeded' || phase === 'Failed';
+  const readyReason = terminal
+    ? phase === 'Succeeded'
+      ? 'PodCompleted'
+      : 'PodFailed'
     : unready !== undefined
       ? 'ContainersNotReady'
       : undefined;
   const readyMessage =
-    !completed && unready !== undefined
+    !terminal && unready !== undefined
       ? `containers with unready status: [${unready}]`
       : undefined;
   const nowStr = formatTime(now);
   const oldConds = old.conditions;
-  const ready = !completed && unready === undefined;
+  const ready = !terminal && unready === undefined;
   const conds: PodCondition[] = [
     condition('PodReadyToStartContainers', sandboxReady && !!latest.ip, oldConds, nowStr),
-    condition('Initialized', true, oldConds, nowStr),
+    initializedCondition(pod, containerStatuses, initStatuses ?? [], phase, oldConds, nowStr),
     condition('Ready', ready, oldConds, nowStr, readyReason, readyMessage),
     condition('ContainersReady', ready, oldConds, nowStr, readyReason, readyMessage),
     condition('PodScheduled', true, oldConds, nowStr),
@@ -342,6 +512,7 @@ export function generateAPIPodStatus(
     s.podIPs = sameIPs(old.podIPs, podIP) ? old.podIPs : [{ ip: podIP }];
   }
   s.startTime = old.startTime ?? nowStr;
+  if (initStatuses) s.initContainerStatuses = initStatuses;
   s.containerStatuses = containerStatuses;
   if (old.qosClass) s.qosClass = old.qosClass;
   return s;
@@ -388,8 +559,19 @@ export function needsReconcile(api: PodStatus | undefined, desired: PodStatus): 
   if (api.phase !== desired.phase || api.podIP !== desired.podIP) return true;
   for (const t of reconciledConditions)
     if (conditionStatus(api.conditions, t) !== conditionStatus(desired.conditions, t)) return true;
-  const ac = api.containerStatuses ?? [];
-  const dc = desired.containerStatuses ?? [];
+  return (
+    statusesDiffer(api.containerStatuses, desired.containerStatuses) ||
+    statusesDiffer(api.initContainerStatuses, desired.initContainerStatuses)
+  );
+}
+
+// statusesDiffer compares two container status lists in what needsReconcile looks at.
+function statusesDiffer(
+  api: readonly ContainerStatus[] | undefined,
+  desired: readonly ContainerStatus[] | undefined,
+): boolean {
+  const ac = api ?? [];
+  const dc = desired ?? [];
   if (ac.length !== dc.length) return true;
   for (let i = 0; i < dc.length; i++) {
     const a = ac[i];

@@ -8,8 +8,10 @@
 // a time, and an update that arrives meanwhile re-syncs when it ends.
 // Simplification: the generic PLEG's 1s relist is modelled as a re-sync at the kubelet's next relist
 // tick after anything changed, and the status the next sync reports is posted then. There is no
-// periodic 1-minute resync of steady pods, no admission (the scheduler is trusted), no init,
-// sidecar or ephemeral containers, and no probes or lifecycle hooks.
+// periodic 1-minute resync of steady pods, no admission (the scheduler is trusted), no ephemeral
+// containers, and no probes or lifecycle hooks. Init containers run one after another before the
+// app containers, as computeInitContainerActions decides (kuberuntime_container.go), sidecars
+// (restartPolicy Always) included.
 
 import type { Container, Pod } from '../api/types.ts';
 import { formatDuration } from '../engine/clock.ts';
@@ -21,6 +23,7 @@ import {
   CrashLoopBackOff,
   CreateContainerError,
   generateAPIPodStatus,
+  isRestartableInitContainer,
   latestByName,
   RunContainerError,
   shouldContainerBeRestarted,
@@ -94,6 +97,8 @@ interface PodActions {
   attempt: number;
   sandboxId: string;
   toKill: { c: CRIContainer; message?: string }[];
+  /** initToStart are the init containers to start, in spec order (InitContainersToStart). */
+  initToStart: { spec: Container; prev: CRIContainer | undefined }[];
   toStart: { spec: Container; prev: CRIContainer | undefined }[];
 }
 
@@ -379,6 +384,12 @@ export class PodWorkers {
         ),
       );
     }
+    // Init containers start before the app containers (SyncPod step 6). A regular init container
+    // that fails to start ends the sync; a sidecar that does lets the next one go on.
+    for (const s of a.initToStart)
+      steps.push((next, stop) =>
+        this.startContainer(w, s.spec, s.prev, () => sandboxId, next, isRestartableInitContainer(s.spec) ? next : stop),
+      );
     for (const s of a.toStart)
       steps.push((next) => this.startContainer(w, s.spec, s.prev, () => sandboxId, next));
     this.runChain(w, steps);
@@ -424,13 +435,17 @@ export class PodWorkers {
     next();
   }
 
-  /** startContainer mirrors kuberuntime's doBackOff + startContainer (pull, create, start). */
+  /**
+   * startContainer mirrors kuberuntime's doBackOff + startContainer (pull, create, start); it calls
+   * next when the container started and failed when it did not (next by default).
+   */
   private startContainer(
     w: PodWorker,
     spec: Container,
     prev: CRIContainer | undefined,
     sandboxId: () => string,
     next: () => void,
+    failed: () => void = next,
   ): void {
     const { runtime, name, sim } = this.host;
     const pod = w.pod;
@@ -451,7 +466,7 @@ export class PodWorkers {
           message: `back-off ${formatDuration(cb.get(uid, spec.name))} restarting failed container=${spec.name} pod=${formatPod(pod)}`,
         });
         w.retryAt = Math.min(w.retryAt, finished + cb.get(uid, spec.name));
-        return next();
+        return failed();
       }
       cb.next(uid, spec.name, finished, now);
     }
@@ -465,7 +480,7 @@ export class PodWorkers {
           this.host.event(pod, 'Warning', 'Failed', `Error: ${fail.reason}`);
           this.setReason(w, spec.name, fail);
           if (fail.retryAt !== undefined) w.retryAt = Math.min(w.retryAt, fail.retryAt);
-          return next();
+          return failed();
         }
         if (w.removed || w.pod.metadata.deletionTimestamp) return next();
         const logs = this.host.podLogs.get(uid)?.get(spec.name);
@@ -479,7 +494,7 @@ export class PodWorkers {
               this.host.event(pod, 'Warning', 'Failed', `Error: ${err}`);
               this.setReason(w, spec.name, { reason: CreateContainerError, message: err });
               w.retryAt = Math.min(w.retryAt, sim.now() + backOffPeriod);
-              return next();
+              return failed();
             }
             let logsByName = this.host.podLogs.get(uid);
             if (!logsByName) this.host.podLogs.set(uid, (logsByName = new Map()));
@@ -493,7 +508,7 @@ export class PodWorkers {
                 if (err2) {
                   this.host.event(pod, 'Warning', 'Failed', `Error: ${err2}`);
                   this.setReason(w, spec.name, { reason: RunContainerError, message: err2 });
-                  return next();
+                  return failed();
                 }
                 this.host.event(pod, 'Normal', 'Started', containerMessages(spec.name).started);
                 this.clearReason(w, spec.name);
@@ -611,10 +626,12 @@ function specChanged(a: Pod, b: Pod): boolean {
 
 /**
  * isPodTerminal: a pod whose restart policy lets its containers stay stopped has finished when
- * every container has run and exited and none is to be restarted.
+ * every container has run and exited and none is to be restarted, or when one of its init
+ * containers failed and the policy is Never (computeInitContainerActions' KillPod).
  */
 function isPodTerminal(pod: Pod, v: PodView): boolean {
   if ((pod.spec.restartPolicy ?? 'Always') === 'Always') return false;
+  if (pod.spec.restartPolicy === 'Never' && initFailed(pod, v)) return true;
   if (!pod.spec.containers.length) return false;
   for (const c of pod.spec.containers) {
     const latest = v.byName.get(c.name)?.[0];
@@ -624,23 +641,46 @@ function isPodTerminal(pod: Pod, v: PodView): boolean {
   return true;
 }
 
+// initFailed says a regular init container's latest instance failed (isInitContainerFailed).
+function initFailed(pod: Pod, v: PodView): boolean {
+  for (const c of pod.spec.initContainers ?? []) {
+    if (isRestartableInitContainer(c)) continue;
+    const s = v.byName.get(c.name)?.[0];
+    if (s && s.state === 'CONTAINER_EXITED' && s.exitCode !== 0) return true;
+  }
+  return false;
+}
+
+// exitedInstance is a container's latest instance if it has exited (what a restart counts from).
+function exitedInstance(v: PodView, name: string): CRIContainer | undefined {
+  const s = v.byName.get(name)?.[0];
+  return s?.state === 'CONTAINER_EXITED' ? s : undefined;
+}
+
 /** computePodActions mirrors kuberuntime_manager.go computePodActions. */
 function computePodActions(pod: Pod, v: PodView): PodActions | undefined {
   const latest = v.sandboxes.length ? v.sandboxes[v.sandboxes.length - 1] : undefined;
   const createSandbox = !latest || latest.state !== 'SANDBOX_READY';
+  const inits = pod.spec.initContainers;
   // A pod whose containers all run as specified (most syncs) needs nothing: say so before
   // building the actions.
-  if (!createSandbox && upToDate(pod, v, latest.id)) return undefined;
+  if (!createSandbox && !inits?.length && upToDate(pod, v, latest.id)) return undefined;
   const a: PodActions = {
     createSandbox,
     attempt: latest ? latest.metadata.attempt + (createSandbox ? 1 : 0) : 0,
     sandboxId: createSandbox ? '' : latest.id,
     toKill: [],
+    initToStart: [],
     toStart: [],
   };
   if (createSandbox) {
     // Everything starts again in a new sandbox; what still runs in an old one is killed first.
     for (const c of v.containers) if (c.state === 'CONTAINER_RUNNING') a.toKill.push({ c });
+    // A pod with init containers starts over with the first of them.
+    if (inits?.length) {
+      a.initToStart.push({ spec: inits[0], prev: exitedInstance(v, inits[0].name) });
+      return a;
+    }
     for (const spec of pod.spec.containers) {
       const prev = v.byName.get(spec.name)?.[0];
       if (
@@ -652,6 +692,11 @@ function computePodActions(pod: Pod, v: PodView): PodActions | undefined {
       a.toStart.push({ spec, prev: prev?.state === 'CONTAINER_EXITED' ? prev : undefined });
     }
     return a;
+  }
+  if (inits?.length) {
+    const initialized = computeInitContainerActions(pod, v, a);
+    // Until the pod is initialized the app containers wait.
+    if (!initialized) return a.toKill.length || a.initToStart.length ? a : undefined;
   }
   for (const spec of pod.spec.containers) {
     const inst = v.byName.get(spec.name)?.[0];
@@ -674,7 +719,76 @@ function computePodActions(pod: Pod, v: PodView): PodActions | undefined {
     }
     if (shouldContainerBeRestarted(pod, inst)) a.toStart.push({ spec, prev: inst });
   }
-  return a.toKill.length || a.toStart.length ? a : undefined;
+  return a.toKill.length || a.initToStart.length || a.toStart.length ? a : undefined;
+}
+
+/**
+ * computeInitContainerActions mirrors kuberuntime_container.go computeInitContainerActions (the
+ * SidecarContainers version, without probes or resizing): walking the init containers from the
+ * last, it finds the next one to start (or a failed one to restart), keeps sidecars running, and
+ * says whether the pod has initialized. A failed regular init container of a pod that never
+ * restarts is left to isPodTerminal (KillPod).
+ */
+function computeInitContainerActions(pod: Pod, v: PodView, a: PodActions): boolean {
+  const inits = pod.spec.initContainers!;
+  // An app container created or running means every init container ran at some point.
+  let podHasInitialized = false;
+  for (const c of pod.spec.containers) {
+    const s = v.byName.get(c.name)?.[0];
+    if (s && (s.state === 'CONTAINER_CREATED' || s.state === 'CONTAINER_RUNNING')) {
+      podHasInitialized = true;
+      break;
+    }
+  }
+  let isPreviouslyInitialized = podHasInitialized;
+  const restartOnFailure = pod.spec.restartPolicy !== 'Never';
+  const toStart: number[] = [];
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const c = inits[i];
+    const s = v.byName.get(c.name)?.[0];
+    const restartable = isRestartableInitContainer(c);
+    if (!s) {
+      if (isPreviouslyInitialized && restartable) toStart.push(i);
+      continue;
+    }
+    if (isPreviouslyInitialized && !restartable) continue;
+    if (s.state === 'CONTAINER_CREATED') toStart.push(i);
+    else if (s.state === 'CONTAINER_RUNNING') {
+      if (restartable) {
+        if (i === inits.length - 1) podHasInitialized = true;
+        else if (!isPreviouslyInitialized) toStart.push(i + 1);
+        if (s.image !== c.image) {
+          a.toKill.push({ c: s, message: `Init container ${c.name} definition changed` });
+          toStart.push(i);
+        }
+      }
+    } else if (s.state === 'CONTAINER_EXITED') {
+      if (restartable) toStart.push(i);
+      else if (s.exitCode !== 0) {
+        if (!restartOnFailure) {
+          a.initToStart = [];
+          return false;
+        }
+        toStart.push(i);
+      } else if (i === inits.length - 1) podHasInitialized = true;
+      else toStart.push(i + 1);
+    } else {
+      // An unknown state: kill it and start again (a regular one only if the pod restarts).
+      if (!restartable && !restartOnFailure) {
+        a.initToStart = [];
+        return false;
+      }
+      a.toKill.push({ c: s, message: `Init container is in "unknown" state, try killing it before restart` });
+      toStart.push(i);
+    }
+    isPreviouslyInitialized = true;
+  }
+  if (!isPreviouslyInitialized) toStart.push(0);
+  for (let k = toStart.length - 1; k >= 0; k--) {
+    const spec = inits[toStart[k]];
+    a.initToStart.push({ spec, prev: exitedInstance(v, spec.name) });
+  }
+  return podHasInitialized;
 }
 
 // upToDate says computePodActions would find nothing to do in a ready sandbox: every container
