@@ -226,6 +226,9 @@ export class Cluster {
       this.etcd.load(image.etcd);
       this.apiserver.restoreAllocations();
     } else this.bootstrapObjects();
+    // Simplification: kube-scheduler and kube-controller-manager run without leader election, and
+    // kube-apiserver without its identity lease, so kube-system has none of their Leases (upstream
+    // they are renewed every 2 s: client-go tools/leaderelection, pkg/controlplane/apiserver).
     this.scheduler = new Scheduler(this.sim, client(Scheduler.NAME));
     // kube-controller-manager's controllers share its informers (one list and watch per resource).
     const informers = new SharedInformerFactory(client('kube-controller-manager'));
