@@ -5,6 +5,10 @@
 // (EventSourceObjectSpamFilter) allows a burst of 25 events per source and object, refilled at one
 // per 5 minutes; events beyond that are dropped, as upstream drops them.
 // Simplification: the EventAggregator's "(combined from similar events)" merging is not modelled.
+// Simplification: kube-scheduler records through the events.k8s.io/v1 API upstream
+// (client-go tools/events: eventTime, action, reportingInstance, isomorphic events merged into a
+// series); here it uses this core/v1 recorder like every other component, so its Events carry
+// source, count, firstTimestamp and lastTimestamp instead. kubectl prints them the same way.
 
 import type { Event, KubeObject } from '../api/types.ts';
 import { formatTime } from '../engine/clock.ts';
