@@ -133,6 +133,69 @@ describe('kubectl describe pod', () => {
     golden('describe-pod-crashloop', describePod(pod, events, NOW));
   });
 
+  it('an initializing Pod lists Init Containers before Containers', () => {
+    const pod = newPod('withinit', {
+      node: 'node-1',
+      ip: '10.244.1.7',
+      phase: 'Pending',
+      initContainers: [
+        { name: 'migrate', image: 'busybox:1.36' },
+        { name: 'warm', image: 'busybox:1.36' },
+      ],
+      initStatuses: [
+        {
+          state: {
+            terminated: {
+              exitCode: 0,
+              reason: 'Completed',
+              startedAt: at(3),
+              finishedAt: at(8),
+              containerID: 'containerd://init0',
+            },
+          },
+          ready: true,
+          containerID: 'containerd://init0',
+          imageID: 'docker.io/library/busybox@sha256:0123456789abcdef',
+          started: false,
+        },
+        {
+          state: { running: { startedAt: at(9) } },
+          lastState: {
+            terminated: {
+              exitCode: 1,
+              reason: 'Error',
+              startedAt: at(8),
+              finishedAt: at(9),
+              containerID: 'containerd://init1a',
+            },
+          },
+          restartCount: 1,
+          containerID: 'containerd://init1',
+          imageID: 'docker.io/library/busybox@sha256:0123456789abcdef',
+          started: true,
+        },
+      ],
+      statuses: [
+        {
+          state: { waiting: { reason: 'PodInitializing' } },
+          ready: false,
+          started: false,
+          containerID: undefined,
+          imageID: '',
+        },
+      ],
+      conditions: [
+        ['PodReadyToStartContainers', 'True'],
+        ['Initialized', 'False'],
+        ['Ready', 'False'],
+        ['ContainersReady', 'False'],
+        ['PodScheduled', 'True'],
+      ],
+    });
+    pod.spec.initContainers![0].command = ['sh', '-c', 'sleep 5'];
+    golden('describe-pod-init', describePod(pod, [], NOW));
+  });
+
   it('a pending, unscheduled Pod and a terminating Pod', () => {
     const pending = newPod('pending', {
       phase: 'Pending',

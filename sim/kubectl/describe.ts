@@ -636,8 +636,9 @@ function printReplicaSetsByLabels(rss: ReplicaSet[]): string {
 }
 
 /**
- * describeDeployment mirrors describe.describeDeployment. oldRSs are all the Deployment's old
- * ReplicaSets (deploymentutil.GetAllReplicaSets' allOldRSs), newRS the one matching its template.
+ * describeDeployment mirrors describe.describeDeployment. oldRSs are the Deployment's old
+ * ReplicaSets that still have replicas (the first result of kubectl's
+ * deploymentutil.GetAllReplicaSets), newRS the one matching its template.
  */
 export function describeDeployment(
   d: Deployment,
@@ -673,10 +674,8 @@ export function describeDeployment(
       w.write(1, '----\t------\t------\n');
       for (const c of conds) w.write(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
     }
-    if (oldRSs.length > 0 || newRS) {
-      w.write(0, `OldReplicaSets:\t${printReplicaSetsByLabels(oldRSs)}\n`);
-      w.write(0, `NewReplicaSet:\t${printReplicaSetsByLabels(newRS ? [newRS] : [])}\n`);
-    }
+    w.write(0, `OldReplicaSets:\t${printReplicaSetsByLabels(oldRSs)}\n`);
+    w.write(0, `NewReplicaSet:\t${printReplicaSetsByLabels(newRS ? [newRS] : [])}\n`);
     describeEvents(w, events, now);
   });
 }

@@ -131,6 +131,22 @@ describe('kubectl get', () => {
     );
   });
 
+  it('reports a bad -l as kube-apiserver rejects it, enhanced as EnhanceListError does', () => {
+    expect(kubectl("get pods -l 'app in (web'")).toEqual({
+      stdout: '',
+      stderr:
+        'Error from server (BadRequest): Unable to find "/v1, Resource=pods" that match label selector "app in (web", field selector "": unable to parse requirement: found \'\', expected: \',\' or \')\'\n',
+      exitCode: 1,
+    });
+    expect(kubectl('get deploy,svc -l a=b=c').stderr).toBe(
+      'Error from server (BadRequest): Unable to find "apps/v1, Resource=deployments" that match label selector "a=b=c", field selector "": found \'=\', expected: \',\' or \'end of string\'\n' +
+        'Error from server (BadRequest): Unable to find "/v1, Resource=services" that match label selector "a=b=c", field selector "": found \'=\', expected: \',\' or \'end of string\'\n',
+    );
+    expect(kubectl('get endpointslices -l app,').stderr).toBe(
+      'Error from server (BadRequest): Unable to find "discovery.k8s.io/v1, Resource=endpointslices" that match label selector "app,", field selector "": found \'\', expected: identifier after \',\'\n',
+    );
+  });
+
   it('warns that ComponentStatus is deprecated', () => {
     const r = kubectl('get cs');
     expect(r.stderr).toBe('Warning: v1 ComponentStatus is deprecated in v1.19+\n');
@@ -188,6 +204,30 @@ describe('kubectl apply', () => {
     );
   });
 
+  it('applies the documents it can map and prints the mapping errors after them', () => {
+    const pod =
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p1\nspec:\n  containers:\n  - name: c\n    image: nginx\n';
+    const widget = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
+    const one = kubectl('apply -f -', `${widget}---\n${pod}`);
+    expect(one).toEqual({
+      stdout: 'pod/p1 created\n',
+      stderr:
+        'error: resource mapping not found for name: "w" namespace: "" from "STDIN": no matches for kind "Widget" in version "example.com/v1"\nensure CRDs are installed first\n',
+      exitCode: 1,
+    });
+    // Several errors are an aggregate: one per line, without the "error: " prefix.
+    const two = kubectl(
+      'apply -f -',
+      `${widget}---\n${pod}---\n${widget.replace('name: w', 'name: w2')}`,
+    );
+    expect(two.stdout).toBe('pod/p1 unchanged\n');
+    expect(two.stderr).toBe(
+      'resource mapping not found for name: "w" namespace: "" from "STDIN": no matches for kind "Widget" in version "example.com/v1"\nensure CRDs are installed first\n' +
+        'resource mapping not found for name: "w2" namespace: "" from "STDIN": no matches for kind "Widget" in version "example.com/v1"\nensure CRDs are installed first\n',
+    );
+    expect(two.exitCode).toBe(1);
+  });
+
   it('rejects bad input before sending anything', () => {
     expect(
       kubectl('apply -f -', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n\tspec: {}\n').stderr,
@@ -201,9 +241,15 @@ describe('kubectl apply', () => {
       'error: error validating "STDIN": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false\n',
     );
     expect(
+      kubectl('apply -f -', 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n')
+        .stderr,
+    ).toBe(
+      'error: resource mapping not found for name: "w" namespace: "" from "STDIN": no matches for kind "Widget" in version "example.com/v1"\nensure CRDs are installed first\n',
+    );
+    expect(
       kubectl('apply -f -', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n').stderr,
     ).toBe(
-      'error: resource mapping not found for name: "cfg" namespace: "" from "STDIN": no matches for kind "ConfigMap" in version "v1"\nensure CRDs are installed first\n',
+      'error: resource mapping not found for name: "cfg" namespace: "" from "STDIN": kind "ConfigMap" in version "v1" is built into Kubernetes but not modelled by this simulator, which models Event, Namespace, Node, Pod, Service, DaemonSet.apps, Deployment.apps, ReplicaSet.apps, Lease.coordination.k8s.io, EndpointSlice.discovery.k8s.io\n',
     );
     expect(
       kubectl('apply -n prod -f -', WEB.replace('name: web', 'name: web\n  namespace: dev')).stderr,
@@ -279,6 +325,20 @@ describe('kubectl set image, rollout', () => {
     expect(kubectl('set image deployment/web app=x').stderr).toBe(
       'error: deployments/web unable to find container named "app"\n',
     );
+  });
+
+  it('set image without name=image fetches the objects, then refuses', () => {
+    expect(kubectl('set image deployment/nope')).toEqual({
+      stdout: '',
+      stderr: 'Error from server (NotFound): deployments.apps "nope" not found\n',
+      exitCode: 1,
+    });
+    kubectl('apply -f -', WEB);
+    expect(kubectl('set image deployment/web')).toEqual({
+      stdout: '',
+      stderr: 'error: at least one image update is required\n',
+      exitCode: 1,
+    });
   });
 
   it('rollout history lists revisions with change causes', () => {
@@ -508,6 +568,26 @@ describe('kubectl describe', () => {
     expect(kubectl('describe pods -n kube-system').stderr).toBe(
       'No resources found in kube-system namespace.\n',
     );
+  });
+
+  it('describe deployment leaves old ReplicaSets scaled to 0 out of OldReplicaSets', () => {
+    const d = seed('deployments', newDeployment('web', 3, { image: 'nginx:1.27' }));
+    const withOwner = (rs: ReturnType<typeof newReplicaSet>) => {
+      rs.metadata.ownerReferences![0].uid = d.metadata.uid;
+      rs.status.replicas = rs.spec.replicas ?? 0;
+      return rs;
+    };
+    seed('replicasets', withOwner(newReplicaSet(d, 'aaaaaaaaa1', 0, 1, 'nginx:1.25')));
+    seed('replicasets', withOwner(newReplicaSet(d, 'bbbbbbbbb2', 1, 2, 'nginx:1.26')));
+    seed('replicasets', withOwner(newReplicaSet(d, 'ccccccccc3', 3, 3)));
+    const out = kubectl('describe deployment web').stdout;
+    expect(out).toContain('\nOldReplicaSets:  web-bbbbbbbbb2 (1/1 replicas created)\n');
+    expect(out).toContain('\nNewReplicaSet:   web-ccccccccc3 (3/3 replicas created)\n');
+    // After the rollout completes, no old ReplicaSet has replicas left.
+    api.patch('test', 'replicasets', 'default', 'web-bbbbbbbbb2', { spec: { replicas: 0 } });
+    expect(kubectl('describe deployment web').stdout).toContain('\nOldReplicaSets:  <none>\n');
+    // rollout history still reads every old ReplicaSet.
+    expect(kubectl('rollout history deployment/web').stdout).toMatch(/^1 .*\n2 .*\n3 /m);
   });
 
   it('describes a node with its lease lookup failing', () => {

@@ -240,8 +240,10 @@ describe('scale, set image, rollout', () => {
         { container: 'sidecar', image: 'envoy:2' },
       ],
     });
-    expect(err('set image deployment/web')).toBe(
-      "error: at least one image update is required\nSee 'kubectl set image -h' for help and examples\n",
+    // Validate's check runs after the objects are fetched: the command makes it (kubectl.ts).
+    expect(ok('set image deployment/web')).toMatchObject({ verb: 'set image', images: [] });
+    expect(err('set image nginx=nginx:1.26')).toMatch(
+      /^error: You must provide one or more resources by argument or filename\./,
     );
     expect(err('set image nginx=x deploy/web')).toBe(
       'error: all resources must be specified before image changes: deploy/web\n',
@@ -263,8 +265,74 @@ describe('scale, set image, rollout', () => {
       'error: kubectl rollout pause is not supported in this simulator\n',
     );
     expect(err('rollout foo')).toBe(
-      'error: unknown command ["foo"]\nSee \'kubectl rollout -h\' for help and examples\n',
+      'error: unknown command "foo"\nSee \'kubectl rollout -h\' for help and examples\n',
     );
+    expect(err('set foo bar')).toBe(
+      'error: unknown command "foo bar"\nSee \'kubectl set -h\' for help and examples\n',
+    );
+  });
+  it('rollout and set without a subcommand print their help and exit 1', () => {
+    const rollout = parseCommandLine('rollout');
+    expect(rollout).toEqual({
+      ok: false,
+      exitCode: 1,
+      stderr: '',
+      stdout: `Manage the rollout of one or many resources.
+        
+ Valid resource types include:
+
+  *  deployments
+  *  daemonsets
+  *  statefulsets
+
+Examples:
+  # Rollback to the previous deployment
+  kubectl rollout undo deployment/abc
+  
+  # Check the rollout status of a daemonset
+  kubectl rollout status daemonset/foo
+  
+  # Restart a deployment
+  kubectl rollout restart deployment/abc
+  
+  # Restart deployments with the 'app=nginx' label
+  kubectl rollout restart deployment --selector=app=nginx
+
+Available Commands:
+  history       View rollout history
+  pause         Mark the provided resource as paused
+  restart       Restart a resource
+  resume        Resume a paused resource
+  status        Show the status of the rollout
+  undo          Undo a previous rollout
+
+Usage:
+  kubectl rollout SUBCOMMAND [options]
+
+Use "kubectl rollout <command> --help" for more information about a given command.
+Use "kubectl options" for a list of global command-line options (applies to all commands).
+`,
+    });
+    const set = parseCommandLine('set');
+    expect(set).toMatchObject({ ok: false, exitCode: 1, stdout: '' });
+    expect(set.ok ? '' : set.stderr).toBe(`Configure application resources.
+
+ These commands help you make changes to existing application resources.
+
+Available Commands:
+  env              Update environment variables on a pod template
+  image            Update the image of a pod template
+  resources        Update resource requests/limits on objects with pod templates
+  selector         Set the selector on a resource
+  serviceaccount   Update the service account of a resource
+  subject          Update the user, group, or service account in a role binding or cluster role binding
+
+Usage:
+  kubectl set SUBCOMMAND [options]
+
+Use "kubectl set <command> --help" for more information about a given command.
+Use "kubectl options" for a list of global command-line options (applies to all commands).
+`);
   });
 });
 
@@ -327,16 +395,21 @@ describe('node commands', () => {
         { key: 'legacy', effect: '' },
       ],
     });
+    // parseTaints' errors are usage errors (taint.go Complete: cmdutil.UsageErrorf).
+    const see = "\nSee 'kubectl taint -h' for help and examples\n";
     expect(err('taint nodes node-1 a=b:Sometimes')).toBe(
-      'error: invalid taint effect: Sometimes, unsupported taint effect\n',
+      `error: invalid taint effect: Sometimes, unsupported taint effect${see}`,
     );
     expect(err('taint nodes node-1 a=b')).toMatch(
-      /^error: invalid taint spec: a=b, name part must consist of alphanumeric characters/,
+      /^error: invalid taint spec: a=b, name part must consist of alphanumeric characters.*\nSee 'kubectl taint -h' for help and examples\n$/,
     );
     expect(err('taint nodes node-1 a=b=c:NoSchedule')).toBe(
-      'error: invalid taint spec: a=b=c:NoSchedule\n',
+      `error: invalid taint spec: a=b=c:NoSchedule${see}`,
     );
-    expect(err('taint nodes node-1 a:b:c')).toBe('error: invalid taint spec: a:b:c\n');
+    expect(err('taint nodes node-1 a:b:c')).toBe(`error: invalid taint spec: a:b:c${see}`);
+    expect(err('taint node node-1 a=b:NoSchedule a=c:NoSchedule')).toBe(
+      `error: duplicated taints with the same key and effect: {a c NoSchedule <nil>}${see}`,
+    );
     expect(err('taint nodes node-1')).toBe('error: at least one taint update is required\n');
     expect(err('taint pods web a:NoSchedule')).toBe(
       'error: invalid resource type pods, only node types are supported\n',

@@ -507,7 +507,82 @@ export interface ParsedTaint {
 
 /** ParseResult is a command, or the stderr kubectl would print (exit code 1). */
 export type ParseResult =
-  { ok: true; command: KubectlCommand } | { ok: false; stderr: string; exitCode: number };
+  | { ok: true; command: KubectlCommand }
+  | { ok: false; stderr: string; exitCode: number; stdout?: string };
+
+/** goQuoteArg is Go's %q for a command-line word. */
+function goQuoteArg(s: string): string {
+  return JSON.stringify(s);
+}
+
+/**
+ * SUBCOMMAND_HELP is what `kubectl rollout` and `kubectl set` print without a subcommand: the
+ * help kubectl's templater renders (pkg/util/templates/templater.go: the Long text as
+ * LongDesc's markdown rendering prints it, Examples, "Available Commands:" with names padded to
+ * cobra's NamePadding and three spaces, Usage, and the two hints), from
+ * pkg/cmd/rollout/rollout.go (written to streams.Out) and pkg/cmd/set/set.go (streams.ErrOut).
+ */
+const SUBCOMMAND_HELP: Record<string, { stream: 'stdout' | 'stderr'; text: string }> = {
+  rollout: {
+    stream: 'stdout',
+    text: `Manage the rollout of one or many resources.
+        
+ Valid resource types include:
+
+  *  deployments
+  *  daemonsets
+  *  statefulsets
+
+Examples:
+  # Rollback to the previous deployment
+  kubectl rollout undo deployment/abc
+  
+  # Check the rollout status of a daemonset
+  kubectl rollout status daemonset/foo
+  
+  # Restart a deployment
+  kubectl rollout restart deployment/abc
+  
+  # Restart deployments with the 'app=nginx' label
+  kubectl rollout restart deployment --selector=app=nginx
+
+Available Commands:
+  history       View rollout history
+  pause         Mark the provided resource as paused
+  restart       Restart a resource
+  resume        Resume a paused resource
+  status        Show the status of the rollout
+  undo          Undo a previous rollout
+
+Usage:
+  kubectl rollout SUBCOMMAND [options]
+
+Use "kubectl rollout <command> --help" for more information about a given command.
+Use "kubectl options" for a list of global command-line options (applies to all commands).
+`,
+  },
+  set: {
+    stream: 'stderr',
+    text: `Configure application resources.
+
+ These commands help you make changes to existing application resources.
+
+Available Commands:
+  env              Update environment variables on a pod template
+  image            Update the image of a pod template
+  resources        Update resource requests/limits on objects with pod templates
+  selector         Set the selector on a resource
+  serviceaccount   Update the service account of a resource
+  subject          Update the user, group, or service account in a role binding or cluster role binding
+
+Usage:
+  kubectl set SUBCOMMAND [options]
+
+Use "kubectl set <command> --help" for more information about a given command.
+Use "kubectl options" for a list of global command-line options (applies to all commands).
+`,
+  },
+};
 
 /** usageErrorf mirrors cmdutil.UsageErrorf. */
 function usageError(cmdPath: string, msg: string): string {
@@ -750,16 +825,26 @@ export function parseArgs(words: string[]): ParseResult {
       path = `${name} ${sub === 'deploy' ? 'deployment' : sub}`;
       rest = [...rest.slice(0, j), ...rest.slice(j + 1)];
     } else if (name !== 'create') {
-      // Simplification: kubectl prints the command's help here; the simulator names the subcommands.
-      if (sub === undefined)
+      // cmdutil.DefaultSubCommandRun: RequireNoArguments refuses extra words, else the command's
+      // help goes to the stream NewCmd* gave it and the exit code is 1 with no message.
+      const words = rest.filter((w) => !w.startsWith('-'));
+      if (words.length > 0)
         return {
           ok: false,
-          stderr: `error: kubectl ${name} requires a subcommand: ${subs.join(', ')}\n`,
+          stderr: `error: ${usageError(name, `unknown command ${goQuoteArg(words.join(' '))}`)}\n`,
+          exitCode: 1,
+        };
+      const help = SUBCOMMAND_HELP[name];
+      if (help)
+        return {
+          ok: false,
+          stderr: help.stream === 'stderr' ? help.text : '',
+          stdout: help.stream === 'stdout' ? help.text : '',
           exitCode: 1,
         };
       return {
         ok: false,
-        stderr: `error: unknown command ["${sub}"]\nSee 'kubectl ${name} -h' for help and examples\n`,
+        stderr: `error: kubectl ${name} requires a subcommand: ${subs.join(', ')}\n`,
         exitCode: 1,
       };
     }
@@ -907,15 +992,9 @@ function build(path: string, fp: FlagParse): KubectlCommand {
     }
     case 'set image': {
       const { resources, pairs } = splitPairs(args, 'image', (s) => s.includes('='));
-      if (resources.length === 0)
-        throw new CmdError(
-          usageError(
-            'set image',
-            'one or more resources must be specified as <resource> <name> or <resource>/<name>',
-          ),
-        );
-      if (pairs.length === 0)
-        throw new CmdError(usageError('set image', 'at least one image update is required'));
+      // Complete's builder needs a resource (missingResourceError); Validate's checks run after
+      // the objects are fetched, so they are made by the command (runSetImage).
+      if (resources.length === 0) throw new CmdError(NO_RESOURCE);
       const images = pairs.map((p) => {
         const i = p.indexOf('=');
         return { container: p.slice(0, i), image: p.slice(i + 1) };
@@ -1043,19 +1122,24 @@ function build(path: string, fp: FlagParse): KubectlCommand {
       if (taintArgs.length < 1) throw new CmdError('at least one taint update is required');
       const add: ParsedTaint[] = [];
       const remove: ParsedTaint[] = [];
-      for (const spec of taintArgs) {
-        if (spec.endsWith('-')) {
-          const t = parseTaintSpec(spec.slice(0, -1));
-          remove.push({ key: t.key, effect: t.effect });
-        } else {
-          const t = parseTaintSpec(spec);
-          if (!t.effect) throw new CmdError(`invalid taint spec: ${spec}`);
-          if (add.some((x) => x.key === t.key && x.effect === t.effect))
-            throw new CmdError(
-              `duplicated taints with the same key and effect: {${t.key} ${t.value ?? ''} ${t.effect} <nil>}`,
-            );
-          add.push(t);
+      // Complete returns parseTaints' errors through cmdutil.UsageErrorf.
+      try {
+        for (const spec of taintArgs) {
+          if (spec.endsWith('-')) {
+            const t = parseTaintSpec(spec.slice(0, -1));
+            remove.push({ key: t.key, effect: t.effect });
+          } else {
+            const t = parseTaintSpec(spec);
+            if (!t.effect) throw new CmdError(`invalid taint spec: ${spec}`);
+            if (add.some((x) => x.key === t.key && x.effect === t.effect))
+              throw new CmdError(
+                `duplicated taints with the same key and effect: {${t.key} ${t.value ?? ''} ${t.effect} <nil>}`,
+              );
+            add.push(t);
+          }
         }
+      } catch (e) {
+        throw new CmdError(usageError('taint', (e as Error).message));
       }
       const targets = parseTargets(resources, false);
       const types =

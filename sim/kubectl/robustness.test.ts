@@ -48,7 +48,8 @@ describe('kubectl console (property)', () => {
           const out = cluster.kubectl(l, good);
           expect(out.exitCode, l).toBeGreaterThanOrEqual(0);
           expect(out.stderr + out.stdout, l).not.toMatch(/TypeError|is not a function|Cannot read propert|\[object Object\]|NaN/);
-          if (out.exitCode !== 0) expect(out.stderr, l).not.toBe('');
+          // A failure says something: an error on stderr, or (kubectl rollout) help on stdout.
+          if (out.exitCode !== 0) expect(out.stderr + out.stdout, l).not.toBe('');
           cluster.runUntil(cluster.sim.now() + 5_000);
         }
         expect(cluster.kubectl('get pods -A').exitCode).toBe(0);
