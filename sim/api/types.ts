@@ -164,12 +164,15 @@ export interface PodSpec {
   dnsPolicy?: string;
   schedulerName?: string;
   serviceAccountName?: string;
+  /** serviceAccount is DeprecatedServiceAccount: the v1 conversion sets it to serviceAccountName. */
+  serviceAccount?: string;
   hostNetwork?: boolean;
   priority?: number;
   priorityClassName?: string;
   enableServiceLinks?: boolean;
   preemptionPolicy?: string;
   securityContext?: Record<string, unknown>;
+  overhead?: ResourceList;
 }
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
@@ -325,6 +328,8 @@ export interface ServiceSpec {
   sessionAffinity?: 'None' | 'ClientIP';
   internalTrafficPolicy?: 'Cluster' | 'Local';
   externalTrafficPolicy?: 'Cluster' | 'Local';
+  healthCheckNodePort?: number;
+  allocateLoadBalancerNodePorts?: boolean;
   ipFamilies?: string[];
   ipFamilyPolicy?: string;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Deployment, Namespace, Pod } from '../api/types.ts';
+import type { Deployment, Namespace, Pod, Service } from '../api/types.ts';
 import { Simulation } from '../engine/simulation.ts';
 import { EtcdStore } from '../etcd/store.ts';
 import { KubeAPIServer } from './apiserver.ts';
@@ -180,5 +180,93 @@ describe('KubeAPIServer watch', () => {
     expect(seen).toEqual([]);
     expect(closed).toBe(1);
     expect(() => api.list('kubelet@node-1', 'pods')).toThrow(/i\/o timeout/);
+  });
+});
+
+describe('KubeAPIServer encoding and defaults (v1.34)', () => {
+  it('stores resource quantities in canonical form, rounded up to milli-units', () => {
+    const { api } = newServer();
+    const pod = newPod('q');
+    pod.spec.containers[0].resources = { requests: { cpu: '0.5', memory: '1024Mi' }, limits: { cpu: '1000m', memory: '1.5Gi', 'example.com/x': '100u' } };
+    const p = api.create('test', 'pods', pod);
+    expect(p.spec.containers[0].resources).toEqual({
+      requests: { cpu: '500m', memory: '1Gi', 'example.com/x': '1m' },
+      limits: { cpu: '1', memory: '1536Mi', 'example.com/x': '1m' },
+    });
+  });
+  it('decodes a quantity kubectl sends (a JSON number too) to its canonical text', () => {
+    const { api } = newServer();
+    const pod = newPod('k') as unknown as Record<string, unknown>;
+    (pod.spec as Pod['spec']).containers[0].resources = { requests: { cpu: 0.25 as unknown as string, memory: '8388608Ki' } };
+    const p = api.create('kubectl', 'pods', pod as unknown as Pod);
+    expect(p.spec.containers[0].resources?.requests).toEqual({ cpu: '250m', memory: '8Gi' });
+  });
+  it('sets serviceAccount from serviceAccountName, and omits a zero creationTimestamp in templates', () => {
+    const { api } = newServer();
+    const p = api.create('test', 'pods', newPod('sa'));
+    expect(p.spec).toMatchObject({ serviceAccount: 'default', serviceAccountName: 'default' });
+    const old = api.create('test', 'pods', newPod('old', { serviceAccount: 'builder' }));
+    expect(old.spec).toMatchObject({ serviceAccount: 'builder', serviceAccountName: 'builder' });
+    const d = api.create('test', 'deployments', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' } as Deployment['metadata'],
+      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } },
+      status: {},
+    } as Deployment);
+    expect(d.spec.template.metadata).toEqual({ labels: { app: 'web' } });
+    expect(d.spec.template.spec.serviceAccount).toBeUndefined();
+  });
+});
+
+describe('KubeAPIServer Service node ports', () => {
+  function svc(name: string, ports: Service['spec']['ports'], type: Service['spec']['type'] = 'NodePort'): Service {
+    return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' } as Service['metadata'], spec: { type, selector: { app: name }, ports }, status: {} };
+  }
+  it('allocates a node port from the upper band for every port without one, and defaults externalTrafficPolicy', () => {
+    const { api } = newServer();
+    const s = api.create('test', 'services', svc('web', [{ name: 'http', port: 80 }, { name: 'https', port: 443, nodePort: 30443 }]));
+    const [http, https] = s.spec.ports!;
+    expect(http.nodePort).toBeGreaterThanOrEqual(30086);
+    expect(http.nodePort).toBeLessThanOrEqual(32767);
+    expect(https.nodePort).toBe(30443);
+    expect(s.spec.externalTrafficPolicy).toBe('Cluster');
+    const c = api.create('test', 'services', svc('plain', [{ port: 80 }], 'ClusterIP'));
+    expect(c.spec.ports![0].nodePort).toBeUndefined();
+    expect(c.spec.externalTrafficPolicy).toBeUndefined();
+  });
+  it('gives ports with the same number one node port', () => {
+    const { api } = newServer();
+    const s = api.create('test', 'services', svc('dns', [{ name: 'dns', port: 53, protocol: 'UDP' }, { name: 'dns-tcp', port: 53, protocol: 'TCP' }]));
+    expect(s.spec.ports![0].nodePort).toBe(s.spec.ports![1].nodePort);
+  });
+  it('refuses a requested node port that is taken or out of range, and frees ports on delete', () => {
+    const { api } = newServer();
+    api.create('test', 'services', svc('a', [{ port: 80, nodePort: 30080 }]));
+    const e = caught(() => api.create('test', 'services', svc('b', [{ port: 80, nodePort: 30080 }])));
+    expect(e.status.code).toBe(422);
+    expect(e.message).toBe('Service "b" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated');
+    const r = caught(() => api.create('test', 'services', svc('c', [{ port: 80, nodePort: 29999 }])));
+    expect(r.message).toBe(
+      'Service "c" is invalid: spec.ports[0].nodePort: Invalid value: 29999: provided port is not in the valid range. The range of valid ports is 30000-32767',
+    );
+    api.delete('test', 'services', 'default', 'a');
+    expect(api.create('test', 'services', svc('b', [{ port: 80, nodePort: 30080 }])).spec.ports![0].nodePort).toBe(30080);
+  });
+  it('keeps node ports across an update that leaves them out, and drops them when the type becomes ClusterIP', () => {
+    const { api } = newServer();
+    const s = api.create('test', 'services', svc('web', [{ name: 'http', port: 80 }]));
+    const np = s.spec.ports![0].nodePort;
+    const u = api.patch<Service>('test', 'services', 'default', 'web', { spec: { ports: [{ name: 'http', port: 80 }] } });
+    expect(u.spec.ports![0].nodePort).toBe(np);
+    const c = api.patch<Service>('test', 'services', 'default', 'web', { spec: { type: 'ClusterIP' } });
+    expect(c.spec.ports![0].nodePort).toBeUndefined();
+    expect(c.spec.externalTrafficPolicy).toBeUndefined();
+    expect(api.create('test', 'services', svc('again', [{ port: 80, nodePort: np }])).spec.ports![0].nodePort).toBe(np);
+  });
+  it('draws node ports from their own stream: the same seed gives the same ports', () => {
+    const a = newServer().api.create('test', 'services', svc('web', [{ port: 80 }]));
+    const b = newServer().api.create('test', 'services', svc('web', [{ port: 80 }]));
+    expect(a.spec.ports![0].nodePort).toBe(b.spec.ports![0].nodePort);
   });
 });

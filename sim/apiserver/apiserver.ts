@@ -18,6 +18,7 @@ import {
   newBadRequest,
   newConflict,
   newConnectionError,
+  newInternalError,
   newInvalid,
   newNotFound,
   OptimisticLockErrorMsg,
@@ -26,6 +27,7 @@ import {
 import { apiVersionOf, keyFor, qualifiedKind, qualifiedResource, resources, type ResourceInfo } from './registry.ts';
 import { validateName, validateObject } from './validation.ts';
 import { decode, decodeStrict } from './decode.ts';
+import { defaultServiceNodePortRange, PortAllocator } from './portallocator.ts';
 
 export const APISERVER = 'kube-apiserver';
 export const ETCD = 'etcd';
@@ -95,6 +97,8 @@ export class KubeAPIServer {
   private readonly podWatchersByNode = new Map<string, WatchStream[]>();
   private watchId = 0;
   private readonly allocatedIPs = new Set<string>();
+  /** nodePorts is the Service node-port allocator, drawing from its own stream of the rng. */
+  private readonly nodePorts: PortAllocator;
   private readonly rng;
   /** address is what kubectl and kubelets dial. */
   address = '10.0.0.1:6443';
@@ -103,6 +107,7 @@ export class KubeAPIServer {
     this.sim = sim;
     this.etcd = etcd;
     this.rng = sim.rng.fork('kube-apiserver');
+    this.nodePorts = new PortAllocator(defaultServiceNodePortRange, sim.rng.fork('kube-apiserver/service-node-port-allocator'));
     etcd.watch('/registry/', (ev) => this.onStoreEvent(ev));
   }
 
@@ -206,14 +211,117 @@ export class KubeAPIServer {
   }
 
   /**
-   * restoreAllocations rebuilds the Service IP allocations from the Services in a store loaded from
-   * an image (upstream keeps the allocator's state in etcd and repairs it from the Services).
+   * restoreAllocations rebuilds the Service IP and node-port allocations from the Services in a
+   * store loaded from an image (upstream keeps the allocators' state in etcd and repairs it from
+   * the Services).
    */
   restoreAllocations(): void {
     for (const kv of this.etcd.range<Service>(resources.services.etcdPrefix)) {
       const ip = kv.value.spec.clusterIP;
       if (ip && ip !== 'None') this.allocatedIPs.add(ip);
+      for (const p of kv.value.spec.ports ?? []) if (p.nodePort) this.nodePorts.allocate(p.nodePort);
     }
+  }
+
+  /**
+   * initNodePorts mirrors initNodePorts (pkg/registry/core/service/storage/alloc.go) on create:
+   * every port of a NodePort Service (or a LoadBalancer one that allocates node ports) gets a node
+   * port, the requested one or the next free one; ports sharing a port number (TCP and UDP 53)
+   * share the node port. All or nothing: a failure releases what this call allocated.
+   */
+  private initNodePorts(svc: Service): void {
+    if (!needsNodePort(svc)) return;
+    const ports = svc.spec.ports ?? [];
+    const taken: number[] = [];
+    const byPort = new Map<number, number>();
+    try {
+      for (let i = 0; i < ports.length; i++) {
+        const p = ports[i];
+        if (!p.nodePort && !shouldAllocateNodePorts(svc)) continue;
+        const allocated = byPort.get(p.port) ?? 0;
+        if (allocated === 0) {
+          const np = ports.find((q) => q.port === p.port && q.nodePort)?.nodePort ?? 0;
+          const port = np !== 0 ? this.allocateNodePort(svc, i, np) : this.allocateNextNodePort();
+          taken.push(port);
+          p.nodePort = port;
+          byPort.set(p.port, port);
+        } else if (p.nodePort !== allocated) {
+          if (!p.nodePort) p.nodePort = allocated;
+          else taken.push(this.allocateNodePort(svc, i, p.nodePort));
+        }
+      }
+    } catch (e) {
+      for (const port of taken) this.nodePorts.release(port);
+      throw e;
+    }
+  }
+
+  /**
+   * updateNodePorts mirrors patchAllocatedValues, updateNodePorts and the node-port part of
+   * dropTypeDependentFields (pkg/registry/core/service/storage, strategy.go) on update: a port the
+   * client left without a node port keeps the one its namesake had; new requests are allocated,
+   * missing ones drawn, and node ports no longer used are released. A Service that stops needing
+   * node ports loses them (when the client did not change them) and frees them.
+   */
+  private updateNodePorts(old: Service, svc: Service): void {
+    const oldPorts = old.spec.ports ?? [];
+    const ports = svc.spec.ports ?? [];
+    const oldNumbers = oldPorts.flatMap((p) => (p.nodePort ? [p.nodePort] : []));
+    if (needsNodePort(old) && !needsNodePort(svc)) {
+      const same = ports.length === oldPorts.length && ports.every((p, i) => (p.nodePort ?? 0) === (oldPorts[i].nodePort ?? 0));
+      if (same) for (const p of ports) delete p.nodePort;
+    }
+    if (needsNodePort(old) && needsNodePort(svc)) {
+      const used = new Set(ports.flatMap((p) => (p.nodePort && oldNumbers.includes(p.nodePort) ? [p.nodePort] : [])));
+      const byName = new Map(oldPorts.map((p) => [p.name ?? '', p.nodePort ?? 0]));
+      for (const p of ports) {
+        if (p.nodePort) continue;
+        const v = byName.get(p.name ?? '') ?? 0;
+        if (v && !used.has(v)) p.nodePort = v;
+      }
+    }
+    const taken: number[] = [];
+    if (needsNodePort(svc)) {
+      try {
+        const requested = new Set<number>();
+        for (let i = 0; i < ports.length; i++) {
+          const p = ports[i];
+          if (!p.nodePort && !shouldAllocateNodePorts(svc)) continue;
+          if (!p.nodePort) {
+            p.nodePort = this.allocateNextNodePort();
+            taken.push(p.nodePort);
+          } else if (!oldNumbers.includes(p.nodePort) && !requested.has(p.nodePort)) {
+            taken.push(this.allocateNodePort(svc, i, p.nodePort));
+            requested.add(p.nodePort);
+          }
+        }
+      } catch (e) {
+        for (const port of taken) this.nodePorts.release(port);
+        throw e;
+      }
+    }
+    const now = new Set(ports.flatMap((p) => (p.nodePort ? [p.nodePort] : [])));
+    for (const port of oldNumbers) if (!now.has(port)) this.nodePorts.release(port);
+  }
+
+  // allocateNodePort reserves a requested node port, or throws the Invalid error upstream answers.
+  private allocateNodePort(svc: Service, i: number, port: number): number {
+    const err = this.nodePorts.allocate(port);
+    if (err !== undefined)
+      throw newInvalid('Service', svc.metadata.name, [{ field: `spec.ports[${i}].nodePort`, type: 'Invalid value', value: port, detail: err }]);
+    return port;
+  }
+
+  private allocateNextNodePort(): number {
+    const port = this.nodePorts.allocateNext();
+    if (port === undefined) throw newInternalError('failed to allocate a nodePort: range is full');
+    return port;
+  }
+
+  // releaseServiceAllocations frees what a Service holds: its cluster IP and node ports.
+  private releaseServiceAllocations(svc: Service): void {
+    this.allocatedIPs.delete(svc.spec.clusterIP ?? '');
+    for (const p of svc.spec.ports ?? []) if (p.nodePort) this.nodePorts.release(p.nodePort);
   }
 
   private allocateClusterIP(svc: Service): void {
@@ -254,7 +362,15 @@ export class KubeAPIServer {
         break;
       case 'Service':
         defaultService(obj);
-        if (isCreate) this.allocateClusterIP(obj);
+        if (isCreate) {
+          this.allocateClusterIP(obj);
+          try {
+            this.initNodePorts(obj);
+          } catch (e) {
+            this.allocatedIPs.delete(obj.spec.clusterIP ?? '');
+            throw e;
+          }
+        }
         break;
       case 'Node':
         if (isCreate) taintNodesByCondition(obj);
@@ -303,7 +419,10 @@ export class KubeAPIServer {
       if (r.tracksGeneration) m.generation = 1;
       this.defaultAndAdmit(r, obj, true);
       const errs = validateObject(obj);
-      if (errs.length) throw newInvalid(qualifiedKind(r), m.name!, errs);
+      if (errs.length) {
+        if (obj.kind === 'Service') this.releaseServiceAllocations(obj);
+        throw newInvalid(qualifiedKind(r), m.name!, errs);
+      }
       let key = keyFor(r, m.namespace, m.name!);
       let res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
       // RetryGenerateName (GA in v1.32): a generated name that collides is drawn again, up to
@@ -313,7 +432,10 @@ export class KubeAPIServer {
         key = keyFor(r, m.namespace, m.name);
         res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
       }
-      if (!res.succeeded) throw newAlreadyExists(qualifiedResource(r), m.name!);
+      if (!res.succeeded) {
+        if (obj.kind === 'Service') this.releaseServiceAllocations(obj);
+        throw newAlreadyExists(qualifiedResource(r), m.name!);
+      }
       this.recordStore('txn-create', key, res.revision, r, m.namespace, m.name);
       out = res.kv!.value;
       return { code: 201 };
@@ -434,6 +556,16 @@ export class KubeAPIServer {
       }
       const errs: FieldError[] = validateObject(next as unknown as AnyObject);
       if (errs.length) throw newInvalid(qualifiedKind(r), cur.metadata.name, errs);
+      if (r.resource === 'services') {
+        const s = next as unknown as Service;
+        const cs = cur as unknown as Service;
+        // dropTypeDependentFields (pkg/registry/core/service/strategy.go): a Service no longer
+        // reachable from outside loses the externalTrafficPolicy the client did not change.
+        if (externallyAccessible(cs) && !externallyAccessible(s) && s.spec.externalTrafficPolicy === cs.spec.externalTrafficPolicy)
+          delete s.spec.externalTrafficPolicy;
+        // Simplification: node ports are allocated after validation (upstream: before, in beginUpdate).
+        this.updateNodePorts(cs, s);
+      }
     }
     return next as unknown as T;
   }
@@ -532,7 +664,7 @@ export class KubeAPIServer {
       }
       const res = this.etcd.delete<AnyObject>(key, cur.modRevision);
       this.recordStore('txn-delete', key, res.revision, r, r.namespaced ? ns : undefined, name);
-      if (resource === 'services') this.allocatedIPs.delete((cur.value as Service).spec.clusterIP ?? '');
+      if (resource === 'services') this.releaseServiceAllocations(cur.value as Service);
       out = cur.value;
       return { code: 200 };
     });
@@ -689,6 +821,25 @@ export class KubeAPIServer {
     const m = obj.metadata;
     return this.sim.record({ kind: 'watch', from: APISERVER, to, type, resource, namespace: m.namespace, name: m.name, revision });
   }
+}
+
+// needsNodePort mirrors needsNodePort (pkg/registry/core/service/storage/storage.go): NodePort and
+// LoadBalancer Services have node ports.
+function needsNodePort(svc: Service): boolean {
+  return svc.spec.type === 'NodePort' || svc.spec.type === 'LoadBalancer';
+}
+
+// externallyAccessible mirrors service.ExternallyAccessible (pkg/api/v1/service/util.go).
+function externallyAccessible(svc: Service): boolean {
+  const t = svc.spec.type;
+  return t === 'NodePort' || t === 'LoadBalancer' || (t === 'ClusterIP' && !!svc.spec.externalIPs?.length);
+}
+
+// shouldAllocateNodePorts: a NodePort Service always, a LoadBalancer one unless
+// allocateLoadBalancerNodePorts is false.
+function shouldAllocateNodePorts(svc: Service): boolean {
+  if (svc.spec.type === 'NodePort') return true;
+  return svc.spec.type === 'LoadBalancer' && svc.spec.allocateLoadBalancerNodePorts !== false;
 }
 
 // decoded is the object kube-apiserver works on: a copy of the client's, as decoding makes one,

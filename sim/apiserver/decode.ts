@@ -8,7 +8,8 @@
 // successful decode), sigs.k8s.io/json (a fork of encoding/json: "json: cannot unmarshal <value>
 // into Go struct field <Struct>.<json path> of type <type>", the first such error wins, and
 // unknown fields are reported with their index path), resource.Quantity.UnmarshalJSON and
-// intstr.IntOrString.UnmarshalJSON (errors that stop decoding at once).
+// intstr.IntOrString.UnmarshalJSON (errors that stop decoding at once). A quantity decodes to its
+// canonical text (resource.Quantity round-trips through ParseQuantity and MarshalJSON).
 //
 // Simplification: the field tables below cover the types a learner writes (object metadata, Pod,
 // Deployment, ReplicaSet, DaemonSet, Service, Namespace, Node, Lease, EndpointSlice, Event and the
@@ -16,6 +17,7 @@
 // contexts, affinity terms, status ...) are accepted as any JSON object, so an unknown field
 // inside them is not reported.
 
+import { canonicalQuantity } from '../api/quantity.ts';
 import { newBadRequest } from './errors.ts';
 
 type T =
@@ -408,7 +410,8 @@ class Decoder {
       case 'quantity': {
         const err = quantityError(v);
         if (err) throw new Fatal(err);
-        return v;
+        // Quantity.UnmarshalJSON then MarshalJSON: the value is held in canonical form.
+        return canonicalQuantity(v as string | number) ?? v;
       }
       case 'object':
         if (!isObject(v)) this.mismatch(jsonKind(v), t.go, structName, jsonPath);

@@ -1,9 +1,12 @@
 // Mirrors the defaulting functions kube-apiserver runs on create and update:
 // pkg/apis/core/v1/defaults.go, pkg/apis/apps/v1/defaults.go, pkg/apis/discovery/v1/defaults.go,
 // and pkg/registry/core/pod/strategy.go (status.qosClass on create). As in Go, a string field
-// holding "" is unset (||=); a pointer field is unset only when absent (??=).
+// holding "" is unset (||=); a pointer field is unset only when absent (??=). Quantities are held
+// in canonical form (SetDefaults_ResourceList, see api/quantity.ts), and a PodSpec's
+// serviceAccount follows serviceAccountName as the v1 conversion makes it
+// (pkg/apis/core/v1/conversion.go).
 
-import { parseQuantity } from '../api/quantity.ts';
+import { defaultResourceList, parseQuantity } from '../api/quantity.ts';
 import type { Container, Deployment, Pod, PodSpec, PodTemplateSpec, ReplicaSet, Service } from '../api/types.ts';
 
 function defaultContainer(c: Container): void {
@@ -19,10 +22,24 @@ function defaultContainer(c: Container): void {
   for (const p of c.ports ?? []) p.protocol ||= 'TCP';
   // SetDefaults_ResourceList / defaulting limits into requests (pkg/apis/core/v1/defaults.go).
   const r = c.resources;
+  defaultResourceList(r.limits);
+  defaultResourceList(r.requests);
   if (r.limits) {
     r.requests ??= {};
     for (const [k, v] of Object.entries(r.limits)) if (r.requests[k] === undefined) r.requests[k] = v;
   }
+}
+
+/**
+ * convertServiceAccount mirrors the v1 conversion of a PodSpec's service account: on the way in
+ * (Convert_v1_PodSpec_To_core_PodSpec) a missing serviceAccountName is taken from the deprecated
+ * serviceAccount; on the way out (Convert_core_PodSpec_To_v1_PodSpec) serviceAccount is set to
+ * serviceAccountName, and omitted when that is empty.
+ */
+function convertServiceAccount(s: PodSpec): void {
+  if (!s.serviceAccountName && s.serviceAccount) s.serviceAccountName = s.serviceAccount;
+  if (s.serviceAccountName) s.serviceAccount = s.serviceAccountName;
+  else if (s.serviceAccount !== undefined) delete s.serviceAccount;
 }
 
 /** defaultPodSpec mirrors SetDefaults_PodSpec. */
@@ -36,12 +53,15 @@ export function defaultPodSpec(s: PodSpec): void {
   s.preemptionPolicy ??= 'PreemptLowerPriority';
   for (const c of s.containers ?? []) defaultContainer(c);
   for (const c of s.initContainers ?? []) defaultContainer(c);
+  defaultResourceList(s.overhead);
 }
 
+// defaultTemplate defaults a pod template. Since v1.34 a zero metadata.creationTimestamp is
+// omitted (kubernetes/kubernetes#130989: omitzero), so a template has no creationTimestamp: null.
 function defaultTemplate(t: PodTemplateSpec): void {
   t.metadata ??= {};
-  t.metadata.creationTimestamp ??= null as unknown as string;
   defaultPodSpec(t.spec);
+  convertServiceAccount(t.spec);
 }
 
 /** getPodQOS mirrors pkg/apis/core/v1/helper/qos/qos.go#GetPodQOS for cpu and memory. */
@@ -69,8 +89,11 @@ function addContainerQOS(c: Container, qos: { anySet: boolean; guaranteed: boole
 
 export function defaultPod(p: Pod): void {
   defaultPodSpec(p.spec);
-  // The ServiceAccount admission plugin names the default account on Pods (not on templates).
+  convertServiceAccount(p.spec);
+  // The ServiceAccount admission plugin names the default account on Pods (not on templates);
+  // the stored Pod then shows it in both fields.
   p.spec.serviceAccountName ||= 'default';
+  p.spec.serviceAccount = p.spec.serviceAccountName;
   p.spec.priority ??= 0;
   p.status ??= {};
   p.status.phase ??= 'Pending';
@@ -100,11 +123,20 @@ export function defaultReplicaSet(rs: ReplicaSet): void {
   rs.status ??= { replicas: 0 };
 }
 
-/** defaultService mirrors SetDefaults_Service: type, sessionAffinity, protocol, targetPort. */
+/**
+ * defaultService mirrors SetDefaults_Service: type, sessionAffinity, protocol, targetPort, the
+ * traffic policies (externalTrafficPolicy only for a Service reachable from outside), and
+ * allocateLoadBalancerNodePorts for LoadBalancer.
+ */
 export function defaultService(s: Service): void {
   s.spec.type ||= 'ClusterIP';
   s.spec.sessionAffinity ||= 'None';
   s.spec.internalTrafficPolicy ??= 'Cluster';
+  // service.ExternallyAccessible (pkg/api/v1/service/util.go): NodePort, LoadBalancer, or a
+  // ClusterIP Service with external IPs.
+  const t = s.spec.type;
+  if (t === 'NodePort' || t === 'LoadBalancer' || (t === 'ClusterIP' && s.spec.externalIPs?.length)) s.spec.externalTrafficPolicy ||= 'Cluster';
+  if (s.spec.type === 'LoadBalancer') s.spec.allocateLoadBalancerNodePorts ??= true;
   for (const p of s.spec.ports ?? []) {
     p.protocol ||= 'TCP';
     // Upstream: a zero targetPort (0 or "") means the port itself.

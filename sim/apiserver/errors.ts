@@ -96,6 +96,11 @@ export function newBadRequest(message: string): StatusError {
   return err(400, 'BadRequest', message);
 }
 
+/** newInternalError mirrors errors.NewInternalError: 500 "Internal error occurred: <err>". */
+export function newInternalError(message: string): StatusError {
+  return err(500, 'InternalError', `Internal error occurred: ${message}`);
+}
+
 /** newConnectionError is what a client sees when kube-apiserver cannot be reached at all. */
 export function newConnectionError(message: string): StatusError {
   return err(0, 'ConnectionError', message);

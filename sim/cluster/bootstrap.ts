@@ -100,6 +100,9 @@ export function kubeProxyDaemonSet(): DaemonSet {
           hostNetwork: true,
           priorityClassName: 'system-node-critical',
           tolerations: [{ operator: 'Exists' }],
+          // kubeadm's DaemonSet (cmd/kubeadm/app/phases/addons/proxy/manifests.go); every node
+          // carries the kubelet's kubernetes.io/os label, so every node runs its Pod.
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
         },
       },
     },

@@ -36,7 +36,7 @@ describe('a fresh cluster', () => {
     const run = new ScenarioRun(load('apply-to-running'));
     run.runUntil(0);
     const out = run.cluster.kubectl('get daemonsets -n kube-system');
-    expect(out.stdout).toMatch(/^kube-proxy\s+4\s+4\s+4\s+4\s+4\s+<none>\s+60s$/m);
+    expect(out.stdout).toMatch(/^kube-proxy\s+4\s+4\s+4\s+4\s+4\s+kubernetes.io\/os=linux\s+60s$/m);
   });
 
   it('answers kubectl get componentstatuses with the deprecation warning, and with the connection error alone while kube-apiserver is down', () => {

@@ -245,11 +245,15 @@ export function getPodFromTemplate(
 ): Pod {
   const m = template.metadata ?? {};
   const prefix = `${parent.metadata.name}-`;
+  // getPodsLabelSet and getPodsAnnotationSet copy the template's maps; an empty map is omitted
+  // when the Pod is encoded (omitempty), so a template without annotations gives a Pod without.
+  const labels = m.labels && Object.keys(m.labels).length ? { ...m.labels } : undefined;
+  const annotations = m.annotations && Object.keys(m.annotations).length ? { ...m.annotations } : undefined;
   const metadata = {
     generateName: prefix,
     namespace: parent.metadata.namespace,
-    labels: { ...(m.labels ?? {}) },
-    annotations: { ...(m.annotations ?? {}) },
+    ...(labels && { labels }),
+    ...(annotations && { annotations }),
     ownerReferences: [{ ...controllerRef }],
   } as Pod['metadata'];
   if (m.finalizers?.length) metadata.finalizers = [...m.finalizers];
@@ -464,7 +468,11 @@ export function safeEncodeString(s: string): string {
  * value for a given template does not.
  */
 export function computeHash(template: PodTemplateSpec, collisionCount?: number): string {
-  let h = fnv32aUTF8(0x811c9dc5, canonicalJSON(template));
+  // The Go struct always has metadata.creationTimestamp (the zero Time), whether or not JSON
+  // omits it (v1.34 does), so the hashed text always holds it too.
+  const m = template.metadata;
+  const hashed = m && m.creationTimestamp === undefined ? { ...template, metadata: { ...m, creationTimestamp: null } } : template;
+  let h = fnv32aUTF8(0x811c9dc5, canonicalJSON(hashed));
   if (collisionCount !== undefined && collisionCount !== null) {
     const c = collisionCount >>> 0;
     h = fnv32a(h, [c & 255, (c >>> 8) & 255, (c >>> 16) & 255, (c >>> 24) & 255, 0, 0, 0, 0]);

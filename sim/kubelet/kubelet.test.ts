@@ -46,8 +46,8 @@ describe('Kubelet: node registration, status and lease', () => {
       { type: 'InternalIP', address: '10.0.0.11' },
       { type: 'Hostname', address: 'node-1' },
     ]);
-    expect(node0.status.capacity).toMatchObject({ cpu: '4', memory: '8388608Ki', pods: '110' });
-    expect(node0.status.allocatable).toMatchObject({ cpu: '4', memory: '8286208Ki', pods: '110' });
+    expect(node0.status.capacity).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110' });
+    expect(node0.status.allocatable).toMatchObject({ cpu: '4', memory: '8092Mi', pods: '110' });
     expect(node0.status.nodeInfo).toMatchObject({
       kubeletVersion: 'v1.34.1',
       containerRuntimeVersion: 'containerd://2.1.4',

@@ -19,7 +19,7 @@ import type {
   NodeSystemInfo,
   Taint,
 } from '../api/types.ts';
-import { parseQuantity } from '../api/quantity.ts';
+import { canonicalQuantity, formatQuantity, parseQuantity, type QuantityFormat } from '../api/quantity.ts';
 import { isAlreadyExists } from '../apiserver/errors.ts';
 import type { Client } from '../client/client.ts';
 import { formatTime } from '../engine/clock.ts';
@@ -34,8 +34,13 @@ const nodeStatusMaxImages = 50;
 const statusJitter = 0.04;
 /** Simplification: the container runtime reports ready this long after the kubelet starts. */
 export const runtimeReadyDelay = 1_000;
-/** Simplification: the eviction-hard default memory.available<100Mi is the only reservation. */
+/**
+ * Simplification: the eviction-hard defaults memory.available<100Mi and nodefs.available<10% are
+ * the only reservations (no system-reserved or kube-reserved).
+ */
 const evictionHardMemoryKi = 100 * 1024;
+/** nodeFsAvailablePercentage is nodefs.available<10% as the kubelet parses it (a float32). */
+const nodeFsAvailablePercentage = 0.1;
 
 export interface NodeInfoOptions {
   nodeName: string;
@@ -53,10 +58,6 @@ export interface NodeInfoOptions {
 }
 
 export type NodeEventFn = (type: 'Normal' | 'Warning', reason: string, message: string) => void;
-
-function ki(q: string): number {
-  return Math.floor((parseQuantity(q) ?? 0) / 1024);
-}
 
 /** A condition the setters want: type, status, reason, message and the event of a transition. */
 type WantedCondition = readonly [string, 'True' | 'False', string, string, string];
@@ -160,20 +161,34 @@ export class NodeStatusManager {
     this.machineID = hex(32);
     const u = hex(32);
     this.systemUUID = `${u.slice(0, 8)}-${u.slice(8, 12)}-${u.slice(12, 16)}-${u.slice(16, 20)}-${u.slice(20)}`;
-    const memKi = ki(opts.memory);
-    const storage = parseQuantity(opts.ephemeralStorage ?? '100Gi') ?? 0;
+    // The MachineInfo setter: cpu is NewMilliQuantity(cores*1000, DecimalSI), memory and
+    // ephemeral-storage NewQuantity(bytes, BinarySI), pods NewQuantity(maxPods, DecimalSI); each
+    // is encoded in canonical form ("8Gi", "100Gi", "4", "110"). Allocatable is capacity minus the
+    // hard eviction thresholds (Quantity.Sub keeps capacity's format): memory.available<100Mi and
+    // nodefs.available<10%, the latter as int64(float64(capacity) * float64(float32(0.1))).
+    const memory = BigInt(Math.floor(parseQuantity(opts.memory) ?? 0));
+    const storage = BigInt(Math.floor(parseQuantity(opts.ephemeralStorage ?? '100Gi') ?? 0));
+    const storageReserved = BigInt(Math.trunc(Number(storage) * Math.fround(nodeFsAvailablePercentage)));
+    const milliCPU = BigInt(Math.ceil(Math.round((parseQuantity(opts.cpu) ?? 0) * 1e6) / 1e3));
+    const positive = (v: bigint) => (v < 0n ? 0n : v);
+    // What kube-apiserver stores: it decodes the text again (ParseQuantity), so a BinarySI value
+    // written without a suffix reads as DecimalSI ("96636764000" is stored as "96636764k").
+    const stored = (v: bigint, scale: number, format: QuantityFormat) => {
+      const text = formatQuantity(v, scale, format);
+      return canonicalQuantity(text) ?? text;
+    };
     this.capacity = {
-      cpu: String(opts.cpu),
-      'ephemeral-storage': `${Math.floor(storage / 1024)}Ki`,
+      cpu: stored(milliCPU, -3, 'DecimalSI'),
+      'ephemeral-storage': stored(storage, 0, 'BinarySI'),
       'hugepages-1Gi': '0',
       'hugepages-2Mi': '0',
-      memory: `${memKi}Ki`,
-      pods: String(opts.pods),
+      memory: stored(memory, 0, 'BinarySI'),
+      pods: stored(BigInt(opts.pods), 0, 'DecimalSI'),
     };
     this.allocatable = {
       ...this.capacity,
-      'ephemeral-storage': String(Math.floor(storage * 0.9)),
-      memory: `${Math.max(0, memKi - evictionHardMemoryKi)}Ki`,
+      'ephemeral-storage': stored(positive(storage - storageReserved), 0, 'BinarySI'),
+      memory: stored(positive(memory - BigInt(evictionHardMemoryKi) * 1024n), 0, 'BinarySI'),
     };
     this.statusWhat = `${client.user}: node status`;
     const tick = () => {
