@@ -9,9 +9,18 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..');
 const node = join(root, 'node_modules', '.bin', 'node');
 
-function sim(...args: string[]) {
-  const r = spawnSync(node, [join(root, 'sim', 'cli.ts'), ...args], { cwd: root, encoding: 'utf8' });
+// simIn runs the CLI as `npm run sim` would from the package root; env adds to (or, with
+// undefined, removes from) the environment, which starts without npm's variables from an outer
+// `npm test`.
+function simIn(opts: { cwd?: string; env?: Record<string, string | undefined> }, ...args: string[]) {
+  const env: Record<string, string | undefined> = { ...process.env, INIT_CWD: undefined, npm_lifecycle_event: undefined, ...opts.env };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  const r = spawnSync(node, [join(root, 'sim', 'cli.ts'), ...args], { cwd: opts.cwd ?? root, encoding: 'utf8', env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function sim(...args: string[]) {
+  return simIn({}, ...args);
 }
 
 function scenarioFile(text: string): string {
@@ -50,7 +59,17 @@ describe('sim CLI', () => {
     const s = JSON.parse(r.stdout);
     expect(s).toMatchObject({ name: 'apply-to-running', virtualEnd: 60, nodesByReady: { True: 4 } });
     expect(s.podsByPhase.Running).toBe(13);
+    expect(s.podsTerminating).toBe(0);
     expect(typeof s.wallMs).toBe('number');
+  });
+  it('counts only real phases in podsByPhase, and Pods being deleted apart in podsTerminating', () => {
+    const r = sim('run', 'content/scenarios/node-failure.yaml', '--summary');
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    for (const k of Object.keys(s.podsByPhase)) expect(['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']).toContain(k);
+    // The evicted Pod on node-1 is Terminating but its phase stays Running, as in the API.
+    expect(s.podsTerminating).toBe(1);
+    expect(Object.values(s.podsByPhase as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(s.objects.pods);
   });
   it('exits 2 with a message naming the file, step, field, found and expected', () => {
     const f = scenarioFile('name: demo\nseed: 1\nuntil: 5m\nsteps:\n  - at: 30s\n    fault: explode\n    node: node-1\n');
@@ -66,6 +85,70 @@ describe('sim CLI', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--until: found "soon", expected a duration such as 90s, 5m or 1h30m');
     expect(sim('walk').code).toBe(2);
+  });
+  it('prints the usage on stderr with exit 2 when given no arguments, and on stdout for --help', () => {
+    const none = sim();
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain('Usage:');
+    const help = sim('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage:');
+    expect(help.stderr).toBe('');
+  });
+  it('rejects --json together with --summary', () => {
+    for (const args of [['--json', '--summary'], ['--summary', '--json']]) {
+      const r = sim('run', 'content/scenarios/pending-pod.yaml', ...args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: --(json|summary) and --(json|summary) were both given; expected at most one of them/);
+    }
+    expect(sim('run', 'content/scenarios/pending-pod.yaml', '--json', '--json', '--until', '1s').code).toBe(0);
+  });
+  it('takes --until 90 as 90 seconds, as until: 90 in a file', () => {
+    const r = sim('run', 'content/scenarios/pending-pod.yaml', '--json', '--until', '9');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).until).toBe(9);
+    for (const bad of ['9x', '-9', '1m30']) expect(sim('run', 'content/scenarios/pending-pod.yaml', '--until', bad).stderr).toContain(`--until: found "${bad}", expected a duration such as 90s, 5m or 1h30m`);
+  });
+  it('accepts the seeds the scenario file accepts, and gives seeds equal modulo 2^32 different runs', () => {
+    const run = (seed: string) => sim('run', 'content/scenarios/apply-to-running.yaml', '--json', '--until', '5s', '--seed', seed);
+    const outs = ['1', '4294967297', '-4294967295'].map((seed) => {
+      const r = run(seed);
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(String(out.seed)).toBe(seed);
+      return JSON.stringify(out.objects.pods.map((p: { metadata: { name: string } }) => p.metadata.name));
+    });
+    expect(new Set(outs).size).toBe(3);
+    for (const seed of ['9007199254740993', '9007199254740992', '-9007199254740992', '1.5', '1e3']) {
+      const r = run(seed);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--seed: found "${seed}", expected an integer such as 7, from -9007199254740991 to 9007199254740991`);
+    }
+    expect(run('9007199254740991').code).toBe(0);
+  });
+  it('reads a relative scenario path from the directory npm run was started in', () => {
+    const fromScenarios = { cwd: root, env: { INIT_CWD: join(root, 'content', 'scenarios'), npm_lifecycle_event: 'sim' } };
+    const r = simIn(fromScenarios, 'run', 'pending-pod.yaml', '--until', '1s');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('# scenario pending-pod');
+    const missing = simIn(fromScenarios, 'run', 'nope.yaml');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`cannot read scenario file "nope.yaml": no such file (looked for ${join(root, 'content', 'scenarios', 'nope.yaml')})`);
+    // Without npm (or under another npm script), the process's own directory.
+    expect(simIn({ cwd: join(root, 'content') }, 'run', 'scenarios/pending-pod.yaml', '--until', '1s').code).toBe(0);
+    expect(simIn({ cwd: root, env: { INIT_CWD: '/nonexistent', npm_lifecycle_event: 'test' } }, 'run', 'content/scenarios/pending-pod.yaml', '--until', '1s').code).toBe(0);
+  });
+  it('exits 2 for a broken node entry or a node on a step that takes none', () => {
+    const f = scenarioFile('name: demo\nseed: 1\nuntil: 1m\ncluster:\n  nodes:\n    - name: node-1\n      cpu: "-4"\n    - name: node-2\n      taints:\n        - {key: a, effect: Bogus}\nsteps:\n  - at: 1s\n    kubectl: get pods\n    node: node-1\n');
+    const r = sim('run', f);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${f}: invalid scenario`);
+    expect(r.stderr).toContain('cluster.nodes[0].cpu (line 7): found "-4", expected a positive Kubernetes quantity such as "4" or "500m"');
+    expect(r.stderr).toContain('cluster.nodes[1].taints[0].effect (line 10): found "Bogus", expected one of NoSchedule, PreferNoSchedule, NoExecute');
+    expect(r.stderr).toContain('step 1 (at 1s): node (line 14): found node "node-1" on a kubectl step, which does not use a node');
   });
   it('fills {{name}} placeholders from --param, and exits 2 naming the ones left unfilled', () => {
     const f = scenarioFile('name: demo\nseed: 1\nuntil: 5s\nsteps:\n  - at: 1s\n    kubectl: get deployment {{dep}}\n  - at: 2s\n    kubectl: scale deployment web --replicas={{n}}\n');

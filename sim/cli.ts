@@ -4,10 +4,12 @@
 // the Node boundary of sim/: it may read files, argv and the wall clock (for --summary).
 
 import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { parseDuration } from './engine/clock.ts';
 import { ScenarioError, parseScenario } from './scenario/loader.ts';
 import { ScenarioRun, type RunResult } from './scenario/runner.ts';
 import { missingParamsMessage, substitute, unfilled } from './scenario/params.ts';
+import { SEED_RANGE, isSeed } from './scenario/schema.ts';
 import type { Pod, Node } from './api/types.ts';
 import { getNodeCondition } from './api/podutil.ts';
 
@@ -17,12 +19,15 @@ const USAGE = `Usage:
 Runs a scenario in the simulator and prints the result.
 
 Options:
-  --seed N     use seed N instead of the scenario's seed (an integer)
-  --until D    stop at virtual time D instead of the scenario's until (e.g. 90s, 15m)
+  --seed N     use seed N instead of the scenario's seed (an integer, as in the file)
+  --until D    stop at virtual time D instead of the scenario's until (e.g. 90s, 15m; 90 is 90s)
   --param n=v  fill the scenario's {{n}} placeholders with v (repeatable)
   --json       print one JSON object: { name, seed, until, objects, changes, trace, outputs }
   --summary    print a small JSON summary (for large runs): times, counts, Pods by phase
+               (--json and --summary exclude each other)
   -h, --help   show this help
+
+A relative scenario path is read from the directory npm run was started in.
 `;
 
 function fail(message: string): never {
@@ -39,13 +44,20 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  if (argv.length === 0 || argv.includes('-h') || argv.includes('--help')) {
+  if (argv.length === 0) fail(`error: no command given; expected "run"\n\n${USAGE}`);
+  if (argv.includes('-h') || argv.includes('--help')) {
     process.stdout.write(USAGE);
-    process.exit(argv.length === 0 ? 2 : 0);
+    process.exit(0);
   }
   const [cmd, ...rest] = argv;
   if (cmd !== 'run') fail(`error: unknown command "${cmd}"; expected "run"\n\n${USAGE}`);
   const args: Partial<Args> = { mode: 'report', params: {} };
+  let modeFlag: string | undefined;
+  const setMode = (flag: string, mode: Args['mode']): void => {
+    if (modeFlag && modeFlag !== flag) fail(`error: ${modeFlag} and ${flag} were both given; expected at most one of them (--json prints the whole run, --summary a short summary)`);
+    modeFlag = flag;
+    args.mode = mode;
+  };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -56,11 +68,13 @@ function parseArgs(argv: string[]): Args {
     };
     if (flag === '--seed') {
       const v = value();
-      if (!/^-?\d+$/.test(v)) fail(`error: --seed: found "${v}", expected an integer`);
+      // Number() would round a seed beyond 2^53 to a neighbour silently; the file rejects those too.
+      if (!/^-?\d+$/.test(v) || !isSeed(Number(v))) fail(`error: --seed: found "${v}", expected ${SEED_RANGE}`);
       args.seed = Number(v);
     } else if (flag === '--until') {
       const v = value();
-      const ms = parseDuration(v);
+      // A bare number is seconds, as `until: 90` in a scenario file.
+      const ms = /^\d+(\.\d+)?$/.test(v.trim()) ? parseDuration(Number(v)) : parseDuration(v);
       if (ms === undefined) fail(`error: --until: found "${v}", expected a duration such as 90s, 5m or 1h30m`);
       args.until = ms;
     } else if (flag === '--param') {
@@ -68,8 +82,8 @@ function parseArgs(argv: string[]): Args {
       const m = /^([a-zA-Z][a-zA-Z0-9]*)=(.*)$/s.exec(v);
       if (!m) fail(`error: --param: found "${v}", expected name=value (for example --param maxSurge=1)`);
       args.params![m[1]] = m[2];
-    } else if (flag === '--json') args.mode = 'json';
-    else if (flag === '--summary') args.mode = 'summary';
+    } else if (flag === '--json') setMode(flag, 'json');
+    else if (flag === '--summary') setMode(flag, 'summary');
     else if (flag.startsWith('-')) fail(`error: unknown flag: ${flag}\n\n${USAGE}`);
     else if (args.file) fail(`error: more than one scenario file given ("${args.file}" and "${a}")`);
     else args.file = a;
@@ -99,10 +113,14 @@ function summary(run: ScenarioRun, wallMs: number): object {
   const api = run.cluster.apiserver;
   const counts: Record<string, number> = {};
   for (const r of ['pods', 'nodes', 'deployments', 'replicasets', 'services', 'endpointslices', 'events', 'leases'] as const) counts[r] = api.count(r);
+  // status.phase only (Pending, Running, Succeeded, Failed, Unknown); a Pod being deleted keeps its
+  // phase and is also counted in podsTerminating (kubectl's Terminating status).
   const podsByPhase: Record<string, number> = {};
+  let podsTerminating = 0;
   for (const p of api.peekAll<Pod>('pods')) {
-    const k = p.metadata.deletionTimestamp ? 'Terminating' : (p.status.phase ?? 'Pending');
+    const k = p.status.phase ?? 'Pending';
     podsByPhase[k] = (podsByPhase[k] ?? 0) + 1;
+    if (p.metadata.deletionTimestamp) podsTerminating++;
   }
   const nodesByReady: Record<string, number> = {};
   for (const n of api.peekAll<Node>('nodes')) {
@@ -117,17 +135,30 @@ function summary(run: ScenarioRun, wallMs: number): object {
     eventsProcessed: run.cluster.sim.eventsProcessed,
     objects: counts,
     podsByPhase,
+    podsTerminating,
     nodesByReady,
   };
 }
 
+/**
+ * callerDir is the directory the user ran the command in. `npm run sim` runs this file from the
+ * package root and leaves the caller's directory in INIT_CWD; INIT_CWD is only trusted when npm
+ * started this script itself (an outer `npm test` also sets it, for its own directory).
+ */
+function callerDir(): string {
+  const env = process.env;
+  return env.npm_lifecycle_event === 'sim' && env.INIT_CWD ? env.INIT_CWD : process.cwd();
+}
+
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
+  const path = isAbsolute(args.file) ? args.file : resolve(callerDir(), args.file);
   let text: string;
   try {
-    text = readFileSync(args.file, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (e) {
-    fail(`error: cannot read scenario file "${args.file}": ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
+    fail(`error: cannot read scenario file "${args.file}": ${why}${path !== args.file ? ` (looked for ${path})` : ''}`);
   }
   const used = new Set(unfilled(text).map((p) => p.name));
   for (const name of Object.keys(args.params)) if (!used.has(name)) fail(`error: --param ${name}: the scenario has no {{${name}}} placeholder${used.size ? ` (it has: ${[...used].join(', ')})` : ''}`);

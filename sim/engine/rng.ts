@@ -1,5 +1,8 @@
 // The only source of chance in sim/. A small, fast, seedable generator (sfc32 seeded through
 // splitmix32) whose whole state is four 32-bit integers, so a snapshot can carry it as JSON.
+// Every safe integer is a seed of its own stream: the low 32 bits seed splitmix32, and the high
+// bits, when there are any, are mixed into the second word and passed on to forks (so seeds in
+// [0, 2^32) give the streams they always gave).
 
 function splitmix32(a: number): () => number {
   return () => {
@@ -13,12 +16,23 @@ function splitmix32(a: number): () => number {
   };
 }
 
+// fmix32 is MurmurHash3's finalizer: a bijection on 32-bit integers that maps 0 to 0.
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 /** Rng is a seeded pseudo-random generator; equal seeds give equal sequences. */
 export class Rng {
   private a: number;
   private b: number;
   private c: number;
   private d: number;
+  /** high is floor(seed / 2^32): 0 for seeds in [0, 2^32); forks inherit it. */
+  private readonly high: number;
 
   constructor(seed: number) {
     const sm = splitmix32(seed >>> 0);
@@ -26,6 +40,12 @@ export class Rng {
     this.b = sm();
     this.c = sm();
     this.d = sm();
+    // The first word is a bijection of the low 32 bits, so the second word tells seeds with the
+    // same low bits apart: fmix32 is a bijection that is 0 only for 0, and the high part of a
+    // safe integer, floor(seed / 2^32), lies in [-2^21, 2^21), where >>> 0 loses nothing.
+    const hi = Math.floor(seed / 4294967296);
+    this.high = Number.isFinite(hi) && hi !== 0 ? hi : 0;
+    if (hi !== 0) this.b = (this.b ^ fmix32(hi >>> 0)) >>> 0;
   }
 
   /** next returns a uint32 (sfc32). */
@@ -55,11 +75,15 @@ export class Rng {
     return Math.max(0, Math.round(base * (1 - f + 2 * f * this.float())));
   }
 
-  /** fork derives an independent generator, so one component's draws don't shift another's. */
+  /**
+   * fork derives an independent generator, so one component's draws don't shift another's. The
+   * label is hashed with the first word (a bijection of the seed's low 32 bits), and the seed's
+   * high bits carry over, so forks with one label of two distinct seeds are distinct too.
+   */
   fork(label: string): Rng {
     let h = this.a ^ 0x811c9dc5;
     for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 0x01000193);
-    return new Rng(h >>> 0);
+    return new Rng((h >>> 0) + this.high * 4294967296);
   }
 
   /** state returns the generator state for snapshots. */

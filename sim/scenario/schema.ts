@@ -27,6 +27,26 @@ export const Quantity = z
   .transform((v) => String(v))
   .describe('A Kubernetes quantity such as "4", "500m" or "8Gi".').meta({ ja: '"4"、"500m"、"8Gi" のような Kubernetes の数量（quantity）。' });
 
+/** positiveQuantity is a Quantity above zero, such as a node's allocatable cpu or memory. */
+function positiveQuantity(examples: string) {
+  const expected = `expected a positive Kubernetes quantity such as ${examples}`;
+  return z
+    .union([z.string(), z.number()], { error: expected })
+    .refine((v) => {
+      const q = parseQuantity(v);
+      return q !== undefined && Number.isFinite(q) && q > 0;
+    }, { error: expected })
+    .transform((v) => String(v));
+}
+
+/** SEED_RANGE is what a seed may be, in the scenario file and on the command line: any safe integer. */
+export const SEED_RANGE = `an integer such as 7, from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
+
+/** isSeed says whether n is a seed the scenario format accepts. */
+export function isSeed(n: number): boolean {
+  return Number.isSafeInteger(n);
+}
+
 const kebab = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export const TaintSchema = z
@@ -38,9 +58,9 @@ export const TaintSchema = z
   .strict();
 
 const nodeFields = {
-  cpu: Quantity.default('4').describe('Allocatable CPU, e.g. "4" or "3500m".').meta({ ja: '割り当て可能な CPU。例: "4"、"3500m"。' }),
-  memory: Quantity.default('8Gi').describe('Allocatable memory, e.g. "8Gi".').meta({ ja: '割り当て可能なメモリー。例: "8Gi"。' }),
-  pods: z.number().int().positive().default(110).describe('Maximum Pods on the node (kubelet maxPods, default 110).').meta({ ja: 'ノードに置ける Pod の最大数（kubelet の maxPods、デフォルト 110）。' }),
+  cpu: positiveQuantity('"4" or "500m"').default('4').describe('Allocatable CPU, e.g. "4" or "3500m".').meta({ ja: '割り当て可能な CPU。例: "4"、"3500m"。' }),
+  memory: positiveQuantity('"8Gi" or "512Mi"').default('8Gi').describe('Allocatable memory, e.g. "8Gi".').meta({ ja: '割り当て可能なメモリー。例: "8Gi"。' }),
+  pods: z.int({ error: 'expected a positive whole number of Pods such as 110' }).positive({ error: 'expected a positive whole number of Pods such as 110' }).default(110).describe('Maximum Pods on the node (kubelet maxPods, default 110).').meta({ ja: 'ノードに置ける Pod の最大数（kubelet の maxPods、デフォルト 110）。' }),
   labels: z.record(z.string(), z.string()).default({}).describe('Extra node labels, e.g. topology.kubernetes.io/zone.').meta({ ja: 'ノードに追加するラベル。例: topology.kubernetes.io/zone。' }),
   taints: z.array(TaintSchema).default([]).describe('Taints the node registers with.').meta({ ja: 'ノードが登録時に持つ taint。' }),
   images: z.array(z.string()).default([]).describe('Images already present on the node (no pull needed).').meta({ ja: 'ノードにすでにあるイメージ（pull 不要）。' }),
@@ -53,7 +73,11 @@ export const NodeSchema = z
 export const NodeTemplateSchema = z
   .object({
     namePrefix: z.string().regex(/^[a-z0-9]([-a-z0-9]*)$/, 'expected a lower-case prefix such as worker-').describe('Prefix of generated names: worker- gives worker-1, worker-2, ...').meta({ ja: '生成する名前の接頭辞: worker- なら worker-1、worker-2、……。' }),
-    count: z.number().int().min(1).max(10000).describe('How many nodes to generate (1 to 10000).').meta({ ja: '生成するノードの数（1 から 10000）。' }),
+    count: z
+      .int({ error: 'expected a whole number of nodes from 1 to 10000' })
+      .min(1, { error: 'expected a whole number of nodes from 1 to 10000' })
+      .max(10000, { error: 'expected a whole number of nodes from 1 to 10000' })
+      .describe('How many nodes to generate (1 to 10000).').meta({ ja: '生成するノードの数（1 から 10000）。' }),
     ...nodeFields,
   })
   .strict();
@@ -63,7 +87,11 @@ export const ImageBehaviourSchema = z
     size: Quantity.optional().describe('Compressed image size, e.g. "70Mi"; sets the pull time.').meta({ ja: '圧縮後のイメージサイズ。例: "70Mi"。pull にかかる時間が決まる。' }),
     pull: z.enum(['ok', 'notfound', 'unauthorized']).default('ok').describe('Whether pulling succeeds.').meta({ ja: 'pull が成功するかどうか。' }),
     crashAfter: Duration.optional().describe('The container exits this long after it starts (CrashLoopBackOff follows).').meta({ ja: 'コンテナが起動してからこの時間で終了する（その後 CrashLoopBackOff になる）。' }),
-    exitCode: z.number().int().min(0).max(255).default(1).describe('Exit code when it crashes.').meta({ ja: 'クラッシュしたときの終了コード。' }),
+    exitCode: z
+      .int({ error: 'expected an exit code from 0 to 255' })
+      .min(0, { error: 'expected an exit code from 0 to 255' })
+      .max(255, { error: 'expected an exit code from 0 to 255' })
+      .default(1).describe('Exit code when it crashes.').meta({ ja: 'クラッシュしたときの終了コード。' }),
   })
   .strict();
 
@@ -97,8 +125,9 @@ export const SettingsSchema = z
 export const ClusterSchema = z
   .object({
     nodes: z
+      // The loader reports an entry's errors for the shape it has (name, or namePrefix and count).
       .array(z.union([NodeSchema, NodeTemplateSchema]))
-      .min(1)
+      .min(1, { error: 'expected at least one node (leave nodes out for the default node-1, node-2, node-3)' })
       .default([{ name: 'node-1' }, { name: 'node-2' }, { name: 'node-3' }].map((n) => NodeSchema.parse(n)))
       .describe('Worker nodes (a control-plane node is always added). Default: node-1..node-3 with 4 CPU, 8Gi, 110 pods.').meta({ ja: 'ワーカーノード（コントロールプレーンノードは常に追加される）。デフォルト: CPU 4、メモリー 8Gi、Pod 110 の node-1 から node-3。' }),
     settings: SettingsSchema.default({}),
@@ -107,7 +136,8 @@ export const ClusterSchema = z
   .strict();
 
 export const FAULTS = ['node-down', 'node-up', 'partition', 'heal', 'kubelet-stop', 'kubelet-start', 'apiserver-down', 'apiserver-up', 'etcd-down', 'etcd-up'] as const;
-const NODE_FAULTS = new Set<string>(['node-down', 'node-up', 'partition', 'heal', 'kubelet-stop', 'kubelet-start']);
+/** NODE_FAULTS are the faults that act on one node, named by the step's `node`. */
+export const NODE_FAULTS: ReadonlySet<string> = new Set<string>(['node-down', 'node-up', 'partition', 'heal', 'kubelet-stop', 'kubelet-start']);
 
 export const StepSchema = z
   .object({
@@ -126,14 +156,23 @@ export const StepSchema = z
         code: 'custom',
         message: `found ${actions.length ? actions.join(' and ') : 'no action'}, expected exactly one of apply, kubectl, fault, exec`,
       });
-    if ((s.exec !== undefined || (s.fault !== undefined && NODE_FAULTS.has(s.fault))) && !s.node)
+    const takesNode = s.exec !== undefined || (s.fault !== undefined && NODE_FAULTS.has(s.fault));
+    if (takesNode && !s.node)
       ctx.addIssue({ code: 'custom', path: ['node'], message: `found nothing, expected the node the ${s.exec !== undefined ? 'command runs on' : 'fault applies to'}` });
+    else if (!takesNode && s.node !== undefined && actions.length === 1) {
+      const what = s.fault !== undefined ? `a fault ${s.fault}` : actions[0] === 'apply' ? 'an apply' : 'a kubectl';
+      ctx.addIssue({
+        code: 'custom',
+        path: ['node'],
+        message: `found node ${JSON.stringify(s.node)} on ${what} step, which does not use a node; expected node only on exec steps and on the faults ${[...NODE_FAULTS].join(', ')}`,
+      });
+    }
   });
 
 export const ScenarioSchema = z
   .object({
     name: z.string().regex(kebab, 'expected a kebab-case name such as node-failure').describe('Required, kebab-case; figures and questions refer to it.').meta({ ja: '必須、ケバブケース。図や問題はこの名前で参照する。' }),
-    seed: z.number().int().describe('Required integer seed: the same seed always gives the same run.').meta({ ja: '必須の整数のシード。同じシードなら常に同じ実行になる。' }),
+    seed: z.int({ error: `expected ${SEED_RANGE}` }).describe('Required integer seed: the same seed always gives the same run.').meta({ ja: '必須の整数のシード。同じシードなら常に同じ実行になる。' }),
     description: z
       .object({ en: z.string(), ja: z.string() })
       .strict()
