@@ -59,6 +59,12 @@ describe('KubeAPIServer create', () => {
     const p = api.create('test', 'pods', { ...newPod(''), metadata: { generateName: 'web-7d4b9c-', namespace: 'default' } as Pod['metadata'] });
     expect(p.metadata.name).toMatch(/^web-7d4b9c-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
   });
+  it('traces a create with generateName under the name it generated', () => {
+    const { sim, api } = newServer();
+    const p = api.create('test', 'pods', { ...newPod(''), metadata: { generateName: 'web-7d4b9c-', namespace: 'default' } as Pod['metadata'] });
+    const req = sim.trace.filter((e) => e.kind === 'request' && e.verb === 'create' && e.resource === 'pods');
+    expect(req.map((e) => (e as { name?: string }).name)).toEqual([p.metadata.name]);
+  });
   it('rejects duplicates, missing namespaces and invalid objects with upstream messages', () => {
     const { api } = newServer();
     api.create('test', 'pods', newPod('a'));

@@ -146,7 +146,7 @@ export class KubeAPIServer {
     resource: string,
     ns: string | undefined,
     name: string | undefined,
-    fn: () => { code: number; fields?: string[] },
+    fn: () => { code: number; fields?: string[]; name?: string },
   ): void {
     const reachable = this.reachable(user) && !this.etcd.down;
     let code = reachable ? 200 : 0;
@@ -157,6 +157,8 @@ export class KubeAPIServer {
       const r = fn();
       code = r.code;
       fields = r.fields;
+      // A create with generateName concerns the object it made (its generated name).
+      if (r.name !== undefined) name = r.name;
     } catch (e) {
       const st = (e as { status?: { code: number; reason: string } }).status;
       code = st?.code ?? 500;
@@ -438,7 +440,7 @@ export class KubeAPIServer {
       }
       this.recordStore('txn-create', key, res.revision, r, m.namespace, m.name);
       out = res.kv!.value;
-      return { code: 201 };
+      return generated ? { code: 201, name: m.name } : { code: 201 };
     });
     return out!;
   }
