@@ -46,8 +46,9 @@ describe('Kubelet: node registration, status and lease', () => {
       { type: 'InternalIP', address: '10.0.0.11' },
       { type: 'Hostname', address: 'node-1' },
     ]);
-    expect(node0.status.capacity).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110' });
-    expect(node0.status.allocatable).toMatchObject({ cpu: '4', memory: '8092Mi', pods: '110' });
+    // The scenario's 4 CPU and 8Gi are what Pods can request: capacity adds the 100Mi eviction threshold.
+    expect(node0.status.capacity).toMatchObject({ cpu: '4', memory: '8292Mi', pods: '110' });
+    expect(node0.status.allocatable).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110' });
     expect(node0.status.nodeInfo).toMatchObject({
       kubeletVersion: 'v1.34.1',
       containerRuntimeVersion: 'containerd://2.1.4',

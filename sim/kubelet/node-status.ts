@@ -44,6 +44,7 @@ const nodeFsAvailablePercentage = 0.1;
 
 export interface NodeInfoOptions {
   nodeName: string;
+  /** cpu and memory are the node's allocatable cpu and memory, as a scenario declares them. */
   cpu: string | number;
   memory: string;
   pods: number;
@@ -166,7 +167,10 @@ export class NodeStatusManager {
     // is encoded in canonical form ("8Gi", "100Gi", "4", "110"). Allocatable is capacity minus the
     // hard eviction thresholds (Quantity.Sub keeps capacity's format): memory.available<100Mi and
     // nodefs.available<10%, the latter as int64(float64(capacity) * float64(float32(0.1))).
-    const memory = BigInt(Math.floor(parseQuantity(opts.memory) ?? 0));
+    // A scenario declares a node's allocatable cpu and memory (what Pods can request), so the
+    // machine's memory is that plus the 100Mi eviction threshold.
+    const memory =
+      BigInt(Math.floor(parseQuantity(opts.memory) ?? 0)) + BigInt(evictionHardMemoryKi) * 1024n;
     const storage = BigInt(Math.floor(parseQuantity(opts.ephemeralStorage ?? '100Gi') ?? 0));
     const storageReserved = BigInt(Math.trunc(Number(storage) * Math.fround(nodeFsAvailablePercentage)));
     const milliCPU = BigInt(Math.ceil(Math.round((parseQuantity(opts.cpu) ?? 0) * 1e6) / 1e3));
