@@ -27,6 +27,7 @@ import {
 import { apiVersionOf, keyFor, qualifiedKind, qualifiedResource, resources, type ResourceInfo } from './registry.ts';
 import { validateName, validateObject } from './validation.ts';
 import { decode, decodeStrict } from './decode.ts';
+import { FieldSelector, listFieldSelector, selectableField } from './fields.ts';
 import { defaultServiceNodePortRange, PortAllocator } from './portallocator.ts';
 
 export const APISERVER = 'kube-apiserver';
@@ -36,8 +37,31 @@ export const ETCD = 'etcd';
 export interface ListOptions {
   namespace?: string;
   labelSelector?: Selector;
-  /** fieldSelector supports the selectors components use: spec.nodeName and metadata.name. */
-  fieldSelector?: { 'spec.nodeName'?: string; 'metadata.name'?: string };
+  /**
+   * fieldSelector is either the set components pass (spec.nodeName, metadata.name; matched without
+   * parsing), or the text of a fieldSelector parameter, which list and watch parse and convert as
+   * kube-apiserver does (fields.ts; a bad one is 400 BadRequest), or a selector so parsed.
+   */
+  fieldSelector?: { 'spec.nodeName'?: string; 'metadata.name'?: string } | string | FieldSelector;
+}
+
+// nodeNameOf is the spec.nodeName a pod watch requires exactly (the watch cache's index key).
+function nodeNameOf(opts: ListOptions): string | undefined {
+  const fs = opts.fieldSelector;
+  if (fs === undefined || typeof fs === 'string') return undefined;
+  return fs instanceof FieldSelector ? fs.requiresExactMatch('spec.nodeName') : fs['spec.nodeName'];
+}
+
+// parsedListOptions replaces a fieldSelector parameter's text with the selector kube-apiserver
+// parses from it for resource (handlers/get.go ListResource: DecodeParameters, then Transform
+// with the kind's field label conversion); either failing is 400 BadRequest.
+function parsedListOptions(resource: ResourceName, opts: ListOptions): ListOptions {
+  if (typeof opts.fieldSelector !== 'string') return opts;
+  try {
+    return { ...opts, fieldSelector: listFieldSelector(resource, opts.fieldSelector) };
+  } catch (e) {
+    throw newBadRequest((e as Error).message);
+  }
 }
 
 export interface ListResult<T> {
@@ -463,11 +487,12 @@ export class KubeAPIServer {
     const r = this.info(resource);
     let out: ListResult<T> | undefined;
     this.request(user, 'list', resource, opts.namespace, undefined, () => {
+      const o = parsedListOptions(resource, opts);
       const prefix = r.namespaced && opts.namespace ? `${r.etcdPrefix}${opts.namespace}/` : r.etcdPrefix;
       const items = this.etcd
         .range<T>(prefix)
         .map((kv) => kv.value)
-        .filter((o) => matches(o, opts));
+        .filter((x) => matches(x, o, resource));
       out = { items, resourceVersion: String(this.etcd.revision) };
       return { code: 200 };
     });
@@ -707,10 +732,14 @@ export class KubeAPIServer {
 
   /** watch opens a stream; events are delivered watchLatency after each commit. */
   watch(user: string, resource: ResourceName, opts: ListOptions, handler: WatchStream['handler'], onClose: () => void, traced = true): WatchStream {
-    const s: WatchStream = { id: ++this.watchId, user, resource, opts, handler, traced, onClose, since: this.etcd.revision, closed: false };
-    this.request(user, 'watch', resource, opts.namespace, undefined, () => ({ code: 200 }));
+    let parsed = opts;
+    this.request(user, 'watch', resource, opts.namespace, undefined, () => {
+      parsed = parsedListOptions(resource, opts);
+      return { code: 200 };
+    });
+    const s: WatchStream = { id: ++this.watchId, user, resource, opts: parsed, handler, traced, onClose, since: this.etcd.revision, closed: false };
     // A delivery in progress may see the new stream, but skips it: it starts after the event.
-    const node = resource === 'pods' ? opts.fieldSelector?.['spec.nodeName'] : undefined;
+    const node = resource === 'pods' ? nodeNameOf(parsed) : undefined;
     const lists = node !== undefined ? this.podWatchersByNode : this.watchers;
     const key = node ?? resource;
     const list = lists.get(key);
@@ -722,7 +751,7 @@ export class KubeAPIServer {
   /** closeWatch ends a stream from the client side. */
   closeWatch(s: WatchStream): void {
     s.closed = true;
-    const node = s.resource === 'pods' ? s.opts.fieldSelector?.['spec.nodeName'] : undefined;
+    const node = s.resource === 'pods' ? nodeNameOf(s.opts) : undefined;
     const list = node !== undefined ? this.podWatchersByNode.get(node) : this.watchers.get(s.resource);
     // Removal copies the list, so a delivery in progress iterates an unchanging one.
     if (list?.includes(s)) {
@@ -799,8 +828,8 @@ export class KubeAPIServer {
         s.onClose();
         continue;
       }
-      const now = type !== 'DELETED' && matches(obj, s.opts);
-      const before = prev !== undefined && matches(prev, s.opts);
+      const now = type !== 'DELETED' && matches(obj, s.opts, resource);
+      const before = prev !== undefined && matches(prev, s.opts, resource);
       let t: WatchEventType;
       if (type === 'DELETED') {
         if (!before) continue;
@@ -914,12 +943,17 @@ function hexCode(n: number, i: number): number {
 // uidCodes is newUID's buffer: the dashes stay, the digits are overwritten on every call.
 const uidCodes = Array.from('00000000-0000-4000-8000-000000000000', (ch) => ch.charCodeAt(0));
 
-/** matches applies ListOptions to an object. */
-export function matches(o: AnyObject, opts: ListOptions): boolean {
+/**
+ * matches applies ListOptions to an object of resource (a SelectionPredicate: labels, then the
+ * fields its strategy makes selectable). A fieldSelector must have been parsed (parsedListOptions).
+ */
+export function matches(o: AnyObject, opts: ListOptions, resource: ResourceName): boolean {
   if (opts.namespace && o.metadata.namespace !== opts.namespace) return false;
   if (opts.labelSelector && !opts.labelSelector.matches(o.metadata.labels)) return false;
   const fs = opts.fieldSelector;
-  if (fs) {
+  if (fs !== undefined) {
+    if (typeof fs === 'string') throw new Error('matches: fieldSelector not parsed');
+    if (fs instanceof FieldSelector) return fs.matches((field) => selectableField(resource, o, field));
     if (fs['metadata.name'] !== undefined && o.metadata.name !== fs['metadata.name']) return false;
     if (fs['spec.nodeName'] !== undefined && ((o as Pod).spec?.nodeName ?? '') !== fs['spec.nodeName']) return false;
   }

@@ -605,3 +605,151 @@ describe('kubectl version', () => {
     );
   });
 });
+
+describe('kubectl --field-selector', () => {
+  beforeEach(() => {
+    seed('pods', newPod('web-1', { node: 'node-1', ip: '10.244.1.2' }));
+    seed('pods', newPod('web-2', { node: 'node-2', ip: '10.244.2.2' }));
+    seed('pods', newPod('pending', { phase: 'Pending' }));
+    seed('nodes', newNode('node-1'));
+  });
+
+  it('get lists what kube-apiserver selects', () => {
+    expect(kubectl('get pods --field-selector spec.nodeName=node-1 -o name').stdout).toBe(
+      'pod/web-1\n',
+    );
+    expect(kubectl('get pods --field-selector status.phase!=Running -o name').stdout).toBe(
+      'pod/pending\n',
+    );
+    expect(
+      kubectl('get pods --field-selector=status.phase==Running,metadata.name!=web-1 -o name').stdout,
+    ).toBe('pod/web-2\n');
+    expect(kubectl('get pods --field-selector status.podIP=10.244.2.2 -o name').stdout).toBe(
+      'pod/web-2\n',
+    );
+    expect(kubectl('get pods --field-selector spec.nodeName=node-9')).toEqual({
+      stdout: '',
+      stderr: 'No resources found in default namespace.\n',
+      exitCode: 0,
+    });
+    expect(kubectl('get nodes --field-selector metadata.name=node-1 -o name').stdout).toBe(
+      'node/node-1\n',
+    );
+  });
+
+  it('get reports unknown fields and bad selectors as kube-apiserver and EnhanceListError word them', () => {
+    expect(kubectl('get pods --field-selector foo=bar')).toEqual({
+      stdout: '',
+      stderr:
+        'Error from server (BadRequest): Unable to find "/v1, Resource=pods" that match label selector "", field selector "foo=bar": field label not supported: foo\n',
+      exitCode: 1,
+    });
+    expect(kubectl('get deploy --field-selector status.replicas=1').stderr).toBe(
+      'Error from server (BadRequest): Unable to find "apps/v1, Resource=deployments" that match label selector "", field selector "status.replicas=1": "status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"\n',
+    );
+    expect(kubectl('get pods -l app=web --field-selector status.phase').stderr).toBe(
+      'Error from server (BadRequest): Unable to find "/v1, Resource=pods" that match label selector "app=web", field selector "status.phase": invalid selector: \'status.phase\'; can\'t understand \'status.phase\'\n',
+    );
+    expect(kubectl('get pods web-1 --field-selector spec.nodeName=node-1').stderr).toBe(
+      'error: name cannot be provided when a selector is specified\n',
+    );
+    expect(kubectl('get cs --field-selector metadata.name=etcd-0').stdout).toBe(
+      'NAME     STATUS    MESSAGE   ERROR\netcd-0   Healthy   ok        \n',
+    );
+  });
+
+  it('delete and label act on the selected objects only', () => {
+    expect(kubectl('label pods --field-selector spec.nodeName=node-2 tier=web').stdout).toBe(
+      'pod/web-2 labeled\n',
+    );
+    expect(kubectl('delete pods --field-selector status.phase=Pending')).toEqual({
+      stdout: 'pod "pending" deleted from default namespace\n',
+      stderr: '',
+      exitCode: 0,
+    });
+    expect(kubectl('delete pods --field-selector status.phase=Pending').stdout).toBe(
+      'No resources found\n',
+    );
+  });
+});
+
+describe('kubectl get --sort-by', () => {
+  beforeEach(() => {
+    // kube-apiserver stamps creationTimestamp: web-10 at 0s, web-2 at 5s, web-1 at 9s.
+    seed('pods', newPod('web-10', { node: 'node-2', statuses: [{ restartCount: 3 }] }));
+    sim.runUntil(5_000);
+    seed('pods', newPod('web-2', { node: 'node-1', statuses: [{ restartCount: 0 }] }));
+    sim.runUntil(9_000);
+    seed('pods', newPod('web-1', { phase: 'Pending', statuses: [] }));
+    sim.runUntil(30_000);
+  });
+
+  it('sorts table rows by strings, timestamps and numbers', () => {
+    expect(kubectl('get pods --sort-by=.metadata.name').stdout).toBe(
+      'NAME     READY   STATUS    RESTARTS   AGE\n' +
+        'web-1    0/1     Pending   0          21s\n' +
+        'web-2    1/1     Running   0          25s\n' +
+        'web-10   1/1     Running   3          30s\n',
+    );
+    expect(kubectl('get pods --sort-by={.metadata.creationTimestamp} -o name').stdout).toBe(
+      'pod/web-10\npod/web-2\npod/web-1\n',
+    );
+    expect(kubectl('get pods --sort-by=metadata.creationTimestamp').stdout).toBe(
+      'NAME     READY   STATUS    RESTARTS   AGE\n' +
+        'web-10   1/1     Running   3          30s\n' +
+        'web-2    1/1     Running   0          25s\n' +
+        'web-1    0/1     Pending   0          21s\n',
+    );
+    expect(kubectl("get pods --sort-by='{.spec.nodeName}' -o name").stdout).toBe(
+      'pod/web-1\npod/web-2\npod/web-10\n',
+    );
+  });
+
+  it('reports a path no object has, and a bad path, as kubectl does', () => {
+    expect(kubectl('get pods --sort-by=.metadata.uid2')).toEqual({
+      stdout: '',
+      stderr: 'error: couldn\'t find any field with path "{.metadata.uid2}" in the list of objects\n',
+      exitCode: 1,
+    });
+    expect(kubectl("get pods --sort-by='{.metadata.name'").stderr).toBe(
+      'error: sorting error: unclosed action\n',
+    );
+    expect(kubectl("get pods --sort-by='{.metadata.name' -o yaml").stderr).toBe(
+      "error: unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'\n",
+    );
+    // One pod has no containerStatuses[0]: the evaluator's error, wrapped by NewTableSorter.
+    expect(kubectl('get pods --sort-by=.status.containerStatuses[0].restartCount').stderr).toBe(
+      'error: Failed to get values for [][]reflect.Value(nil) using {.status.containerStatuses[0].restartCount} (&errors.errorString{s:"array index out of bounds: index 0, length 0"})\n',
+    );
+    expect(
+      kubectl('get pods --sort-by=.status.containerStatuses[0].restartCount -o name').stderr,
+    ).toBe('error: array index out of bounds: index 0, length 0\n');
+  });
+
+  it('sorts by a count, and leaves a single implied object alone', () => {
+    kubectl('delete pod web-1 --grace-period=0 --force');
+    expect(
+      kubectl('get pods --sort-by=.status.containerStatuses[0].restartCount -o name').stdout,
+    ).toBe('pod/web-2\npod/web-10\n');
+    expect(kubectl('get pod web-2 --sort-by=.nothing -o name').stdout).toBe('pod/web-2\n');
+    expect(kubectl('get pod web-2 --sort-by=.nothing').stderr).toBe(
+      'error: couldn\'t find any field with path "{.nothing}" in the list of objects\n',
+    );
+  });
+});
+
+describe('kubectl scale --current-replicas', () => {
+  it('scales only when the current replicas match', () => {
+    seed('deployments', newDeployment('web', 3));
+    expect(kubectl('scale deploy web --replicas=5 --current-replicas=2')).toEqual({
+      stdout: '',
+      stderr: 'error: Expected replicas to be 2, was 3\n',
+      exitCode: 1,
+    });
+    expect(api.get<Deployment>('test', 'deployments', 'default', 'web').spec.replicas).toBe(3);
+    expect(kubectl('scale deploy web --replicas=5 --current-replicas=3').stdout).toBe(
+      'deployment.apps/web scaled\n',
+    );
+    expect(api.get<Deployment>('test', 'deployments', 'default', 'web').spec.replicas).toBe(5);
+  });
+});

@@ -25,6 +25,7 @@ import type {
   Taint,
 } from '../api/types.ts';
 import type { DeleteOptions, ListOptions, ListResult } from '../apiserver/apiserver.ts';
+import { listFieldSelector, type FieldSelector } from '../apiserver/fields.ts';
 import {
   equalIgnoreHash,
   findNewReplicaSet,
@@ -65,6 +66,7 @@ import {
   type PrintOptions,
   type Table,
 } from './printers.ts';
+import { sortObjects, sortTableRows, UnsortableError } from './sorter.ts';
 import { DESCRIBE_TABWRITER, tabwrite } from './tabwriter.ts';
 import { toCompactJSON, toJSON, toYAML } from './yaml-json.ts';
 
@@ -175,10 +177,15 @@ interface ListSelector {
 }
 
 /**
- * enhanceListError mirrors cli-runtime resource.EnhanceListError for a list call with a label
- * selector: a BadRequest or NotFound keeps its reason and gains the resource and selectors.
+ * enhanceListError mirrors cli-runtime resource.EnhanceListError for a list call with a label or
+ * field selector: a BadRequest or NotFound keeps its reason and gains the resource and selectors.
  */
-function enhanceListError(e: unknown, t: ResourceType, labelSelector: string): unknown {
+function enhanceListError(
+  e: unknown,
+  t: ResourceType,
+  labelSelector: string,
+  fieldSelector: string,
+): unknown {
   if (!isStatusError(e) || (e.status.code !== 400 && e.status.code !== 404)) return e;
   if (e.status.reason !== 'BadRequest' && e.status.reason !== 'NotFound') return e;
   // schema.GroupVersionResource.String(): every served resource is version v1.
@@ -186,8 +193,30 @@ function enhanceListError(e: unknown, t: ResourceType, labelSelector: string): u
   return new LocalStatusError(
     e.status.code,
     e.status.reason,
-    `Unable to find ${goQuote(gvr)} that match label selector ${goQuote(labelSelector)}, field selector "": ${e.status.message}`,
+    `Unable to find ${goQuote(gvr)} that match label selector ${goQuote(labelSelector)}, field selector ${goQuote(fieldSelector)}: ${e.status.message}`,
   );
+}
+
+/**
+ * componentStatusMatches filters the ComponentStatuses kube-apiserver makes up on each list
+ * (pkg/registry/core/componentstatus/rest.go): they carry no labels, so a selector with
+ * requirements matches none, and only metadata.name is selectable. A bad field selector is
+ * 400 BadRequest, as on any list.
+ */
+function componentStatusMatches(
+  cs: ComponentStatus,
+  labelSelector: Selector | undefined,
+  fieldSelector: string | undefined,
+): boolean {
+  if (labelSelector && !labelSelector.matches(undefined)) return false;
+  if (fieldSelector === undefined) return true;
+  let fs: FieldSelector;
+  try {
+    fs = listFieldSelector('componentstatuses', fieldSelector);
+  } catch (e) {
+    throw new LocalStatusError(400, 'BadRequest', (e as Error).message);
+  }
+  return fs.matches((f) => (f === 'metadata.name' ? cs.metadata.name : ''));
 }
 
 /**
@@ -346,33 +375,39 @@ class Run {
     }
   }
 
+  /**
+   * list lists a resource. selector is a parsed label selector or a typed `-l`; fieldSelector is
+   * a typed --field-selector, sent as text for kube-apiserver to parse (fields.ts); nodeName
+   * selects Pods bound to a node, as kubectl's own calls do.
+   */
   list<T extends AnyObject>(
     t: ResourceType,
     namespace: string | undefined,
     selector?: Selector | ListSelector,
     nodeName?: string,
+    fieldSelector?: string,
   ): T[] {
-    if (t.resource === 'componentstatuses' && !(selector && 'raw' in selector))
+    const typed = selector && 'raw' in selector ? selector : undefined;
+    if (t.resource === 'componentstatuses' && !typed && fieldSelector === undefined)
       return this.componentStatuses() as unknown as T[];
     const opts: ListOptions = {};
     if (t.namespaced && namespace !== undefined) opts.namespace = namespace;
     if (nodeName !== undefined) opts.fieldSelector = { 'spec.nodeName': nodeName };
-    if (selector && 'raw' in selector) {
+    if (typed || fieldSelector !== undefined) {
       try {
-        if (selector.error !== undefined)
-          throw new LocalStatusError(400, 'BadRequest', selector.error);
-        // ComponentStatuses carry no labels: a selector with requirements matches none.
+        if (typed?.error !== undefined) throw new LocalStatusError(400, 'BadRequest', typed.error);
         if (t.resource === 'componentstatuses')
-          return this.componentStatuses().filter(() =>
-            selector.selector!.matches(undefined),
+          return this.componentStatuses().filter((cs) =>
+            componentStatusMatches(cs, typed?.selector, fieldSelector),
           ) as unknown as T[];
-        opts.labelSelector = selector.selector;
+        if (typed) opts.labelSelector = typed.selector;
+        if (fieldSelector !== undefined) opts.fieldSelector = fieldSelector;
         return this.client.list<T>(t.resource as ResourceName, opts).items;
       } catch (e) {
-        throw enhanceListError(e, t, selector.raw);
+        throw enhanceListError(e, t, typed?.raw ?? '', fieldSelector ?? '');
       }
     }
-    if (selector) opts.labelSelector = selector;
+    if (selector) opts.labelSelector = selector as Selector;
     return this.client.list<T>(t.resource as ResourceName, opts).items;
   }
 
@@ -432,7 +467,7 @@ function runGet(r: Run, cmd: Extract<KubectlCommand, { verb: 'get' }>): void {
   const errors: unknown[] = [];
   const named =
     cmd.targets.form === 'pairs' || (cmd.targets.form === 'types' && cmd.targets.names.length > 0);
-  if (named && cmd.selector !== undefined)
+  if (named && (cmd.selector !== undefined || cmd.fieldSelector !== undefined))
     throw new KubectlError('name cannot be provided when a selector is specified');
   if (named && cmd.allNamespaces)
     throw new KubectlError('a resource cannot be retrieved by name across all namespaces');
@@ -451,7 +486,13 @@ function runGet(r: Run, cmd: Extract<KubectlCommand, { verb: 'get' }>): void {
       try {
         infos.push({
           type,
-          objects: r.list(type, cmd.allNamespaces ? undefined : ns, selector),
+          objects: r.list(
+            type,
+            cmd.allNamespaces ? undefined : ns,
+            selector,
+            undefined,
+            cmd.fieldSelector,
+          ),
           byName: false,
         });
       } catch (e) {
@@ -462,9 +503,19 @@ function runGet(r: Run, cmd: Extract<KubectlCommand, { verb: 'get' }>): void {
 
   if (cmd.output === 'yaml' || cmd.output === 'json' || cmd.output === 'name') {
     const singleItemImplied = named && r.resolveNamed(cmd.targets).length === 1;
-    const items = infos.flatMap((i) => i.objects);
+    let typed = infos.flatMap((i) => i.objects.map((obj) => ({ type: i.type, obj })));
+    // printGeneric prints one List; SortingPrinter sorts it (a single implied item is no list).
+    if (cmd.sortBy !== undefined && !(singleItemImplied && typed.length === 1)) {
+      try {
+        typed = sortObjectsBy(typed, cmd.sortBy);
+      } catch (e) {
+        for (const x of errors) r.fail(x);
+        throw sortError(e);
+      }
+    }
+    const items = typed.map((x) => x.obj);
     if (cmd.output === 'name') {
-      for (const i of infos) for (const o of i.objects) r.out(namePrint(i.type, o.metadata.name));
+      for (const { type, obj } of typed) r.out(namePrint(type, obj.metadata.name));
     } else if (singleItemImplied && items.length === 1) {
       r.out(cmd.output === 'yaml' ? toYAML(items[0]) : toJSON(items[0]));
     } else if (!(singleItemImplied && errors.length > 0)) {
@@ -473,6 +524,18 @@ function runGet(r: Run, cmd: Extract<KubectlCommand, { verb: 'get' }>): void {
     }
     for (const e of errors) r.fail(e);
     return;
+  }
+
+  // RuntimeSorter sorts the rows of each info's table before anything is printed; an error
+  // ends the command there (the list errors with it).
+  if (cmd.sortBy !== undefined) {
+    for (const info of infos) {
+      try {
+        info.objects = sortTableRows(info.objects, cmd.sortBy);
+      } catch (e) {
+        throw sortError(e);
+      }
+    }
   }
 
   // Human-readable: one table per run of infos with the same resource; kind prefixes when more
@@ -507,6 +570,24 @@ function runGet(r: Run, cmd: Extract<KubectlCommand, { verb: 'get' }>): void {
       : 'No resources found\n';
   }
   for (const e of errors) r.fail(e);
+}
+
+// sortObjectsBy sorts typed items by their objects (SortObjects on the List printGeneric prints).
+function sortObjectsBy<T extends { obj: AnyObject }>(items: T[], sortBy: string): T[] {
+  const order = sortObjects(
+    items.map((x) => x.obj),
+    sortBy,
+  );
+  const byObj = new Map(items.map((x) => [x.obj, x]));
+  return order.map((o) => byObj.get(o)!);
+}
+
+// sortError is how a sorting failure reaches the terminal: a returned error is "error: ...", and
+// an unsortable value ends kubectl through klog.Exitf (exit code 1).
+// Simplification: klog's header (severity, time, pid, file:line) is left off that message.
+function sortError(e: unknown): Error {
+  if (e instanceof UnsortableError) return new RawError(`${e.message}\n`);
+  return new KubectlError((e as Error).message);
 }
 
 // ---- describe ----
@@ -1104,12 +1185,17 @@ function objectsFor(
   ns: string,
   selector?: string,
   all = false,
+  fieldSelector?: string,
 ): { type: ResourceType; obj: AnyObject }[] {
   const out: { type: ResourceType; obj: AnyObject }[] = [];
-  if (targets.form === 'types' && targets.names.length === 0 && (selector !== undefined || all)) {
+  if (
+    targets.form === 'types' &&
+    targets.names.length === 0 &&
+    (selector !== undefined || fieldSelector !== undefined || all)
+  ) {
     const sel = r.selector(selector);
     for (const type of targets.types)
-      for (const obj of r.list(type, ns, sel)) out.push({ type, obj });
+      for (const obj of r.list(type, ns, sel, undefined, fieldSelector)) out.push({ type, obj });
     return out;
   }
   for (const { type, name } of r.resolveNamed(targets))
@@ -1122,8 +1208,16 @@ function runScale(r: Run, cmd: Extract<KubectlCommand, { verb: 'scale' }>): void
   if (cmd.targets.form === 'types' && cmd.targets.names.length === 0 && cmd.selector === undefined)
     throw new KubectlError('resource(s) were provided, but no name was specified');
   for (const { type, obj } of objectsFor(r, cmd.targets, ns, cmd.selector)) {
+    const scalable = type.resource === 'deployments' || type.resource === 'replicasets';
+    // --current-replicas: ScalePrecondition.validate against the scale subresource's
+    // spec.replicas (PreconditionError); RunScale returns it, leaving the other objects alone.
+    if (scalable && cmd.currentReplicas >= 0) {
+      const current = (obj as Deployment | ReplicaSet).spec?.replicas ?? 1;
+      if (current !== cmd.currentReplicas)
+        throw new KubectlError(`Expected replicas to be ${cmd.currentReplicas}, was ${current}`);
+    }
     try {
-      if (type.resource !== 'deployments' && type.resource !== 'replicasets')
+      if (!scalable)
         throw new LocalStatusError(
           404,
           'NotFound',
@@ -1429,7 +1523,7 @@ function runDelete(r: Run, cmd: Extract<KubectlCommand, { verb: 'delete' }>): vo
   if (cmd.targets.form === 'types' && cmd.targets.names.length === 0) {
     const sel = r.selector(cmd.selector);
     for (const type of cmd.targets.types)
-      for (const o of r.list(type, ns, sel))
+      for (const o of r.list(type, ns, sel, undefined, cmd.fieldSelector))
         targets.push({ type, name: o.metadata.name, namespace: o.metadata.namespace ?? '' });
     if (targets.length === 0) {
       r.out('No resources found\n');
@@ -1645,7 +1739,14 @@ function runDrain(r: Run, cmd: Extract<KubectlCommand, { verb: 'drain' }>): void
 
 function runLabel(r: Run, cmd: Extract<KubectlCommand, { verb: 'label' }>): void {
   const ns = r.ns(cmd);
-  for (const { type, obj } of objectsFor(r, cmd.targets, ns, cmd.selector, cmd.all)) {
+  for (const { type, obj } of objectsFor(
+    r,
+    cmd.targets,
+    ns,
+    cmd.selector,
+    cmd.all,
+    cmd.fieldSelector,
+  )) {
     try {
       const current = obj.metadata.labels ?? {};
       if (!cmd.overwrite) {

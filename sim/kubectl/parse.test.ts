@@ -434,3 +434,57 @@ describe('node commands', () => {
     expect(ok('version --client')).toMatchObject({ verb: 'version', client: true });
   });
 });
+
+describe('--field-selector, --sort-by, --current-replicas', () => {
+  it('get takes both, trimming the field selector and dropping empty values', () => {
+    expect(ok("get pods --field-selector ' status.phase=Running ' --sort-by=.metadata.name")).toMatchObject({
+      verb: 'get',
+      fieldSelector: 'status.phase=Running',
+      sortBy: '.metadata.name',
+    });
+    const c = ok("get pods --field-selector '' --sort-by=");
+    expect(c).toMatchObject({ verb: 'get' });
+    expect((c as { fieldSelector?: string }).fieldSelector).toBeUndefined();
+    expect((c as { sortBy?: string }).sortBy).toBeUndefined();
+  });
+
+  it('delete selects by field alone, ignores NotFound with a selector, and refuses --all with one', () => {
+    expect(ok('delete pods --field-selector status.phase=Failed')).toMatchObject({
+      verb: 'delete',
+      fieldSelector: 'status.phase=Failed',
+      ignoreNotFound: true,
+    });
+    expect(ok('delete pods --field-selector a=b --ignore-not-found=false')).toMatchObject({
+      ignoreNotFound: false,
+    });
+    expect(ok('delete pod a')).toMatchObject({ ignoreNotFound: false });
+    expect(err('delete pods --all --field-selector a=b')).toBe(
+      "error: setting 'all' parameter but found a non empty selector. \n",
+    );
+  });
+
+  it('label takes a field selector and refuses it with --all', () => {
+    expect(ok('label pods --field-selector spec.nodeName=node-1 tier=web')).toMatchObject({
+      verb: 'label',
+      fieldSelector: 'spec.nodeName=node-1',
+    });
+    expect(err('label pods --all --field-selector a=b x=y')).toBe(
+      'error: cannot set --all and --field-selector at the same time\n',
+    );
+  });
+
+  it('scale takes --current-replicas, -1 or greater', () => {
+    expect(ok('scale deploy web --replicas=3 --current-replicas=2')).toMatchObject({
+      replicas: 3,
+      currentReplicas: 2,
+    });
+    expect(ok('scale deploy web --replicas=3')).toMatchObject({ currentReplicas: -1 });
+    expect(err('scale deploy web --replicas=3 --current-replicas=-2')).toBe(
+      'error: The --current-replicas must specify an integer of -1 or greater\n',
+    );
+  });
+
+  it('describe and drain have no --field-selector', () => {
+    expect(err('describe pods --field-selector a=b')).toContain('unknown flag: --field-selector');
+  });
+});

@@ -162,6 +162,7 @@ interface CommandSpec {
 
 const OUTPUT = f('output', 'string', 'o');
 const SELECTOR = f('selector', 'string', 'l');
+const FIELD_SELECTOR = f('field-selector', 'string');
 const ALL_NS = f('all-namespaces', 'bool', 'A');
 const FILENAME = f('filename', 'stringArray', 'f');
 
@@ -171,6 +172,8 @@ const SPECS: Record<string, CommandSpec> = {
     flags: [
       OUTPUT,
       SELECTOR,
+      FIELD_SELECTOR,
+      f('sort-by', 'string'),
       ALL_NS,
       f('show-labels', 'bool'),
       f('watch', 'bool', 'w'),
@@ -193,7 +196,13 @@ const SPECS: Record<string, CommandSpec> = {
   },
   scale: {
     path: 'scale',
-    flags: [f('replicas', 'int', undefined, true), SELECTOR, f('all', 'bool'), FILENAME],
+    flags: [
+      f('replicas', 'int', undefined, true),
+      f('current-replicas', 'int'),
+      SELECTOR,
+      f('all', 'bool'),
+      FILENAME,
+    ],
   },
   'set image': { path: 'set image', flags: [SELECTOR, f('all', 'bool'), FILENAME] },
   'rollout status': {
@@ -210,6 +219,7 @@ const SPECS: Record<string, CommandSpec> = {
       f('force', 'bool'),
       f('now', 'bool'),
       SELECTOR,
+      FIELD_SELECTOR,
       f('all', 'bool'),
       f('ignore-not-found', 'bool'),
       f('wait', 'bool'),
@@ -229,7 +239,10 @@ const SPECS: Record<string, CommandSpec> = {
       SELECTOR,
     ],
   },
-  label: { path: 'label', flags: [f('overwrite', 'bool'), SELECTOR, f('all', 'bool')] },
+  label: {
+    path: 'label',
+    flags: [f('overwrite', 'bool'), SELECTOR, FIELD_SELECTOR, f('all', 'bool')],
+  },
   taint: { path: 'taint', flags: [f('overwrite', 'bool'), SELECTOR, f('all', 'bool')] },
   version: { path: 'version', flags: [f('client', 'bool'), OUTPUT] },
 };
@@ -437,6 +450,10 @@ export type KubectlCommand = Common &
         output: OutputFormat;
         allNamespaces: boolean;
         selector?: string;
+        /** fieldSelector is --field-selector, trimmed; absent when empty (FieldSelectorParam). */
+        fieldSelector?: string;
+        /** sortBy is --sort-by as typed; absent when empty. */
+        sortBy?: string;
         showLabels: boolean;
         noHeaders: boolean;
         ignoreNotFound: boolean;
@@ -451,7 +468,14 @@ export type KubectlCommand = Common &
     | { verb: 'apply'; filenames: string[]; output?: string }
     | { verb: 'create'; filenames: string[]; output?: string }
     | { verb: 'create deployment'; name: string; images: string[]; replicas: number; port: number }
-    | { verb: 'scale'; targets: Targets; replicas: number; selector?: string }
+    | {
+        verb: 'scale';
+        targets: Targets;
+        replicas: number;
+        /** currentReplicas is --current-replicas: -1 when not given (no precondition). */
+        currentReplicas: number;
+        selector?: string;
+      }
     | { verb: 'set image'; targets: Targets; images: { container: string; image: string }[] }
     | { verb: 'rollout status'; targets: Targets; revision: number }
     | { verb: 'rollout history'; targets: Targets; revision: number }
@@ -464,6 +488,7 @@ export type KubectlCommand = Common &
         force: boolean;
         now: boolean;
         selector?: string;
+        fieldSelector?: string;
         all: boolean;
         ignoreNotFound: boolean;
       }
@@ -484,6 +509,7 @@ export type KubectlCommand = Common &
         remove: string[];
         overwrite: boolean;
         selector?: string;
+        fieldSelector?: string;
         all: boolean;
       }
     | {
@@ -710,6 +736,12 @@ function num(v: FlagValue | undefined, d: number): number {
 function bool(v: FlagValue | undefined): boolean {
   return v === true;
 }
+// fieldSelectorOf mirrors resource.Builder.FieldSelectorParam: surrounding space is dropped and
+// an empty selector is no selector.
+function fieldSelectorOf(v: FlagValue | undefined): string | undefined {
+  const s = str(v)?.trim();
+  return s ? s : undefined;
+}
 
 const OUTPUT_FORMATS =
   'custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml';
@@ -929,6 +961,8 @@ function build(path: string, fp: FlagParse): KubectlCommand {
         output,
         allNamespaces: bool(fp.flags['all-namespaces']),
         selector: str(fp.flags.selector),
+        fieldSelector: fieldSelectorOf(fp.flags['field-selector']),
+        sortBy: str(fp.flags['sort-by']) || undefined,
         showLabels: bool(fp.flags['show-labels']),
         noHeaders: bool(fp.flags['no-headers']),
         ignoreNotFound: bool(fp.flags['ignore-not-found']),
@@ -980,6 +1014,8 @@ function build(path: string, fp: FlagParse): KubectlCommand {
         throw new CmdError(
           'The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0',
         );
+      if (num(fp.flags['current-replicas'], -1) < -1)
+        throw new CmdError('The --current-replicas must specify an integer of -1 or greater');
       if (args.length === 0 && !str(fp.flags.selector) && !fp.flags.all)
         throw new CmdError(NO_RESOURCE);
       return {
@@ -987,6 +1023,7 @@ function build(path: string, fp: FlagParse): KubectlCommand {
         ...ns,
         targets: parseTargets(args, false),
         replicas,
+        currentReplicas: num(fp.flags['current-replicas'], -1),
         selector: str(fp.flags.selector),
       };
     }
@@ -1024,7 +1061,18 @@ function build(path: string, fp: FlagParse): KubectlCommand {
       const targets = parseTargets(args, true);
       const all = bool(fp.flags.all);
       const selector = str(fp.flags.selector);
-      if (targets.form === 'types' && targets.names.length === 0 && !all && selector === undefined)
+      const fieldSelector = fieldSelectorOf(fp.flags['field-selector']);
+      // Complete's builder refuses --all with a selector (SelectAllParam) before
+      // DeleteOptions.Validate could.
+      if (all && (selector || fieldSelector))
+        throw new CmdError("setting 'all' parameter but found a non empty selector. ");
+      if (
+        targets.form === 'types' &&
+        targets.names.length === 0 &&
+        !all &&
+        selector === undefined &&
+        fieldSelector === undefined
+      )
         throw new CmdError('resource(s) were provided, but no name was specified');
       let gracePeriod = num(fp.flags['grace-period'], -1);
       const force = bool(fp.flags.force);
@@ -1044,8 +1092,12 @@ function build(path: string, fp: FlagParse): KubectlCommand {
         force,
         now,
         selector,
+        fieldSelector,
         all,
-        ignoreNotFound: bool(fp.flags['ignore-not-found']),
+        // Complete: with --all, -l or --field-selector, NotFound is ignored unless the flag is set.
+        ignoreNotFound: fp.set.has('ignore-not-found')
+          ? bool(fp.flags['ignore-not-found'])
+          : all || !!selector || fieldSelector !== undefined,
       };
     }
     case 'cordon':
@@ -1079,6 +1131,11 @@ function build(path: string, fp: FlagParse): KubectlCommand {
       );
       const all = bool(fp.flags.all);
       const selector = str(fp.flags.selector);
+      const fieldSelector = fieldSelectorOf(fp.flags['field-selector']);
+      // LabelOptions.Validate.
+      if (all && selector) throw new CmdError('cannot set --all and --selector at the same time');
+      if (all && fieldSelector)
+        throw new CmdError('cannot set --all and --field-selector at the same time');
       if (resources.length < 1)
         throw new CmdError(
           'one or more resources must be specified as <resource> <name> or <resource>/<name>',
@@ -1102,6 +1159,7 @@ function build(path: string, fp: FlagParse): KubectlCommand {
         remove,
         overwrite: bool(fp.flags.overwrite),
         selector,
+        fieldSelector,
         all,
       };
     }
