@@ -34,11 +34,14 @@ function p95(xs: number[]): number {
  * (`npm run bench -- grading none`). "birth" is the part spent building the cluster (virtual -60 s
  * to 0, untraced), included in the total.
  */
+// V8 needs over a hundred runs before every hot function has tiered up (JIT tiers, inline caches,
+// allocation-site feedback): with 30 the measured runs still included compilation (p95 3x median).
+const WARMUP = 150;
+
 function grading(traceLevel: TraceLevel): void {
   for (const name of ['node-failure', 'apply-to-running', 'rolling-update']) {
     const sc = load(name);
-    // V8 needs a few dozen runs to reach steady state (JIT tiers, inline caches).
-    for (let i = 0; i < 30; i++) new ScenarioRun(sc, { seed: i, traceLevel }).run();
+    for (let i = 0; i < WARMUP; i++) new ScenarioRun(sc, { seed: i, traceLevel }).run();
     const times: number[] = [];
     const births: number[] = [];
     let events = 0;
@@ -51,7 +54,7 @@ function grading(traceLevel: TraceLevel): void {
       events = run.cluster.sim.eventsProcessed;
     }
     console.log(
-      `grading ${name} (trace ${traceLevel}): median ${median(times).toFixed(2)} ms (birth ${median(births).toFixed(2)} ms), p95 ${p95(times).toFixed(2)} ms per run (${events} events, ${sc.until / 1000}s virtual, 60 runs after 30 warm-up)`,
+      `grading ${name} (trace ${traceLevel}): median ${median(times).toFixed(2)} ms (birth ${median(births).toFixed(2)} ms), p95 ${p95(times).toFixed(2)} ms per run (${events} events, ${sc.until / 1000}s virtual, 60 runs after ${WARMUP} warm-up)`,
     );
   }
 }
@@ -159,7 +162,7 @@ async function compare(name: string, roots: string[]): Promise<void> {
       return { root, sc, Run: runner.ScenarioRun, births: [] as number[], runs: [] as number[], events: 0 };
     }),
   );
-  for (let i = 0; i < 30; i++) for (const v of versions) new v.Run(v.sc, { seed: i }).run();
+  for (let i = 0; i < WARMUP; i++) for (const v of versions) new v.Run(v.sc, { seed: i }).run();
   for (let i = 0; i < 100; i++)
     for (const v of versions) {
       const t0 = performance.now();
@@ -173,7 +176,7 @@ async function compare(name: string, roots: string[]): Promise<void> {
     }
   for (const v of versions)
     console.log(
-      `compare ${name} ${v.root}: median ${median(v.births.map((b, i) => b + v.runs[i])).toFixed(2)} ms (birth ${median(v.births).toFixed(2)} ms + run ${median(v.runs).toFixed(2)} ms, ${v.events} events after birth; 100 runs alternated after 30 warm-up)`,
+      `compare ${name} ${v.root}: median ${median(v.births.map((b, i) => b + v.runs[i])).toFixed(2)} ms (birth ${median(v.births).toFixed(2)} ms + run ${median(v.runs).toFixed(2)} ms, ${v.events} events after birth; 100 runs alternated after ${WARMUP} warm-up)`,
     );
 }
 
