@@ -4,6 +4,7 @@
 
 import type { Node, Pod, Toleration } from '../api/types.ts';
 import type { Settings } from '../engine/settings.ts';
+import { newForbidden } from './errors.ts';
 
 export const TaintNodeNotReady = 'node.kubernetes.io/not-ready';
 export const TaintNodeUnreachable = 'node.kubernetes.io/unreachable';
@@ -25,10 +26,17 @@ export function defaultTolerationSeconds(pod: Pod, settings: Settings): void {
   if (add.length) pod.spec.tolerations = [...ts, ...add];
 }
 
-/** priorityAdmission mirrors plugin/pkg/admission/priority for the two built-in classes. */
-export function priorityAdmission(pod: Pod): void {
-  if (pod.spec.priorityClassName === 'system-node-critical') pod.spec.priority = 2000001000;
-  else if (pod.spec.priorityClassName === 'system-cluster-critical') pod.spec.priority = 2000000000;
+/**
+ * priorityAdmission mirrors plugin/pkg/admission/priority admitPod: the priority comes from the
+ * PriorityClass named, and a name that resolves to none is Forbidden (admission.NewForbidden names
+ * the Pod as the request did: its generateName when the name is still to be generated).
+ * Simplification: only the two built-in classes exist (PriorityClass objects are not modelled).
+ */
+export function priorityAdmission(pod: Pod, requestName: string): void {
+  const pc = pod.spec.priorityClassName;
+  if (pc === 'system-node-critical') pod.spec.priority = 2000001000;
+  else if (pc === 'system-cluster-critical') pod.spec.priority = 2000000000;
+  else if (pc) throw newForbidden('pods', requestName, `no PriorityClass with name ${pc} was found`);
 }
 
 /** taintNodesByCondition mirrors plugin/pkg/admission/nodetaint: new nodes start not-ready:NoSchedule. */

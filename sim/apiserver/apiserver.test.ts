@@ -59,6 +59,17 @@ describe('KubeAPIServer create', () => {
     const p = api.create('test', 'pods', { ...newPod(''), metadata: { generateName: 'web-7d4b9c-', namespace: 'default' } as Pod['metadata'] });
     expect(p.metadata.name).toMatch(/^web-7d4b9c-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
   });
+  it('forbids a priorityClassName that names no PriorityClass, naming the Pod as the request did', () => {
+    const { api } = newServer();
+    const e = caught(() => api.create('test', 'pods', newPod('hi', { priorityClassName: 'high' })));
+    expect(e.code).toBe(403);
+    expect(e.message).toBe('pods "hi" is forbidden: no PriorityClass with name high was found');
+    const g = caught(() =>
+      api.create('test', 'pods', { ...newPod('', { priorityClassName: 'high' }), metadata: { generateName: 'web-7d4b9c-', namespace: 'default' } as Pod['metadata'] }),
+    );
+    expect(g.message).toBe('pods "web-7d4b9c-" is forbidden: no PriorityClass with name high was found');
+    expect(api.create('test', 'pods', newPod('ok', { priorityClassName: 'system-cluster-critical' })).spec.priority).toBe(2000000000);
+  });
   it('traces a create with generateName under the name it generated', () => {
     const { sim, api } = newServer();
     const p = api.create('test', 'pods', { ...newPod(''), metadata: { generateName: 'web-7d4b9c-', namespace: 'default' } as Pod['metadata'] });

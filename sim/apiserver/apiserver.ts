@@ -371,12 +371,12 @@ export class KubeAPIServer {
     return this.freeze ? deepFreeze(obj) : obj;
   }
 
-  private defaultAndAdmit(r: ResourceInfo, obj: AnyObject, isCreate: boolean): void {
+  private defaultAndAdmit(r: ResourceInfo, obj: AnyObject, isCreate: boolean, requestName = obj.metadata.name): void {
     switch (obj.kind) {
       case 'Pod':
         defaultPod(obj);
         if (isCreate) {
-          priorityAdmission(obj);
+          priorityAdmission(obj, requestName);
           defaultTolerationSeconds(obj, this.sim.settings);
         }
         break;
@@ -443,7 +443,7 @@ export class KubeAPIServer {
       delete m.deletionTimestamp;
       delete m.deletionGracePeriodSeconds;
       if (r.tracksGeneration) m.generation = 1;
-      this.defaultAndAdmit(r, obj, true);
+      this.defaultAndAdmit(r, obj, true, generated ? m.generateName : m.name);
       const errs = validateObject(obj);
       if (errs.length) {
         if (obj.kind === 'Service') this.releaseServiceAllocations(obj);

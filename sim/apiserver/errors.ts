@@ -92,6 +92,11 @@ export function newInvalid(kindGroup: string, name: string, errs: FieldError[]):
   });
 }
 
+/** newForbidden mirrors errors.NewForbidden: `resource "name" is forbidden: <err>`. */
+export function newForbidden(qr: string, name: string, message: string): StatusError {
+  return err(403, 'Forbidden', `${qr} ${goQuote(name)} is forbidden: ${message}`, { name });
+}
+
 export function newBadRequest(message: string): StatusError {
   return err(400, 'BadRequest', message);
 }
