@@ -147,9 +147,10 @@ describe('DeploymentController', () => {
       updatedReplicas: 3,
       readyReplicas: 3,
       availableReplicas: 3,
-      terminatingReplicas: 0,
     });
     expect(d.status.unavailableReplicas).toBeUndefined();
+    // DeploymentReplicaSetTerminatingReplicas is alpha and off in v1.34.
+    expect(d.status.terminatingReplicas).toBeUndefined();
     const conds = Object.fromEntries((d.status.conditions ?? []).map((x) => [x.type, x]));
     expect(conds.Available).toMatchObject({
       status: 'True',

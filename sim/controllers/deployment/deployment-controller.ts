@@ -63,7 +63,6 @@ import {
   getProportion,
   getReadyReplicaCountForReplicaSets,
   getReplicaCountForReplicaSets,
-  getTerminatingReplicaCountForReplicaSets,
   hasProgressDeadline,
   hasRevisionHistoryLimit,
   isRollingUpdate,
@@ -1104,9 +1103,9 @@ function setMinReadySeconds(rs: ReplicaSet, v: number): void {
 /**
  * calculateStatus mirrors sync.go#calculateStatus: counts summed over the ReplicaSets, the
  * conditions carried over, and Available set from availableReplicas >= replicas - maxUnavailable.
- * Zero counts are left out as omitempty leaves them out of the JSON; terminatingReplicas (the
- * DeploymentReplicaSetTerminatingReplicas feature, beta and on by default since v1.35) is kept
- * when known, even at 0.
+ * Zero counts are left out as omitempty leaves them out of the JSON. terminatingReplicas is not
+ * reported: the DeploymentReplicaSetTerminatingReplicas feature is alpha and off in v1.34 (beta and
+ * on from v1.35).
  */
 export function calculateStatus(
   allRSs: readonly ReplicaSet[],
@@ -1137,8 +1136,6 @@ export function calculateStatus(
   put('readyReplicas', getReadyReplicaCountForReplicaSets(allRSs));
   put('availableReplicas', availableReplicas);
   put('unavailableReplicas', unavailableReplicas);
-  const terminating = getTerminatingReplicaCountForReplicaSets(allRSs);
-  if (terminating !== undefined) status.terminatingReplicas = terminating;
   if (d.status?.conditions?.length) status.conditions = d.status.conditions.map((c) => ({ ...c }));
   if (d.status?.collisionCount !== undefined) status.collisionCount = d.status.collisionCount;
 

@@ -769,7 +769,8 @@ export function calculateStatus(
   setOrOmit(newStatus, 'fullyLabeledReplicas', counts.fullyLabeled);
   setOrOmit(newStatus, 'readyReplicas', counts.ready);
   setOrOmit(newStatus, 'availableReplicas', counts.available);
-  newStatus.terminatingReplicas = counts.terminating;
+  // status.terminatingReplicas is left out: DeploymentReplicaSetTerminatingReplicas is alpha and
+  // off in v1.34 (pkg/features/kube_features.go).
   return newStatus;
 }
 
