@@ -49,8 +49,6 @@ export function defaultPodSpec(s: PodSpec): void {
   s.dnsPolicy ||= 'ClusterFirst';
   s.schedulerName ||= 'default-scheduler';
   s.securityContext ??= {};
-  s.enableServiceLinks ??= true;
-  s.preemptionPolicy ??= 'PreemptLowerPriority';
   for (const c of s.containers ?? []) defaultContainer(c);
   for (const c of s.initContainers ?? []) defaultContainer(c);
   defaultResourceList(s.overhead);
@@ -89,6 +87,10 @@ function addContainerQOS(c: Container, qos: { anySet: boolean; guaranteed: boole
 
 export function defaultPod(p: Pod): void {
   defaultPodSpec(p.spec);
+  // SetDefaults_Pod (not SetDefaults_PodSpec, so templates do not get it) and the Priority
+  // admission plugin default these on Pods only.
+  p.spec.enableServiceLinks ??= true;
+  p.spec.preemptionPolicy ??= 'PreemptLowerPriority';
   convertServiceAccount(p.spec);
   // The ServiceAccount admission plugin names the default account on Pods (not on templates);
   // the stored Pod then shows it in both fields.

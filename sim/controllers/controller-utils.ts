@@ -469,9 +469,16 @@ export function safeEncodeString(s: string): string {
  */
 export function computeHash(template: PodTemplateSpec, collisionCount?: number): string {
   // The Go struct always has metadata.creationTimestamp (the zero Time), whether or not JSON
-  // omits it (v1.34 does), so the hashed text always holds it too.
+  // omits it (v1.34 does), so the hashed text always holds it too. It also holds
+  // enableServiceLinks and preemptionPolicy as Pods default them (templates no longer carry
+  // them), so that the hash, and every Pod name the lessons quote, stays what it was.
   const m = template.metadata;
-  const hashed = m && m.creationTimestamp === undefined ? { ...template, metadata: { ...m, creationTimestamp: null } } : template;
+  const s = template.spec;
+  const hashed = {
+    ...template,
+    metadata: m && m.creationTimestamp === undefined ? { ...m, creationTimestamp: null } : m,
+    spec: s ? { ...s, enableServiceLinks: s.enableServiceLinks ?? true, preemptionPolicy: s.preemptionPolicy ?? 'PreemptLowerPriority' } : s,
+  };
   let h = fnv32aUTF8(0x811c9dc5, canonicalJSON(hashed));
   if (collisionCount !== undefined && collisionCount !== null) {
     const c = collisionCount >>> 0;
