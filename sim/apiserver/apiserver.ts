@@ -3,6 +3,10 @@
 // optimistic concurrency, and fan watch events out to every watcher (the watch cache,
 // staging/src/k8s.io/apiserver/pkg/storage/cacher). Every client reaches the cluster through here;
 // only this component talks to etcd.
+// Simplification: Pods carry no metadata.generation and the kubelet reports no observedGeneration
+// (PodObservedGenerationTracking, beta and on by default in v1.34: pkg/registry/core/pod/strategy.go
+// updatePodGeneration), and no projected service-account token volume is added to Pods
+// (plugin/pkg/admission/serviceaccount), so describe pod shows no kube-api-access volume.
 
 import { changedFields, deepClone, deepFreeze, hasUndefined } from '../api/clone.ts';
 import type { Selector } from '../api/labels.ts';

@@ -4,7 +4,8 @@
 // command line is parsed, never executed by a shell.
 // Simplifications (each repeated where it is made): kubectl never blocks (no --watch, no waiting
 // for deletion or rollout); apply's strategic merge patch is a three-way merge with list merge
-// keys for the common lists, sent as a JSON merge patch; rollout undo writes with an update.
+// keys for the common lists, sent as a JSON merge patch; rollout undo writes with an update;
+// delete has no --cascade (background propagation only, as the garbage collector models).
 
 import { parseAllDocuments } from 'yaml';
 import { deepClone } from '../api/clone.ts';
