@@ -231,6 +231,9 @@ export class Cluster {
     // they are renewed every 2 s: client-go tools/leaderelection, pkg/controlplane/apiserver).
     this.scheduler = new Scheduler(this.sim, client(Scheduler.NAME));
     // kube-controller-manager's controllers share its informers (one list and watch per resource).
+    // Simplification: only these six of its controllers run; among those left out, the TTL
+    // controller would annotate every Node with node.alpha.kubernetes.io/ttl ("0" below 100
+    // nodes) and the DaemonSet controller would keep kube-proxy's DaemonSet status current.
     const informers = new SharedInformerFactory(client('kube-controller-manager'));
     this.controllers = [
       new DeploymentController(this.sim, client(DeploymentController.NAME), informers),
