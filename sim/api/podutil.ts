@@ -3,11 +3,16 @@
 // the controllers, the kubelet and kubectl.
 
 import { parseTime } from '../engine/clock.ts';
-import type { KubeObject, Node, NodeCondition, OwnerReference, Pod, PodCondition } from './types.ts';
+import type { Container, KubeObject, Node, NodeCondition, OwnerReference, Pod, PodCondition } from './types.ts';
 
 /** getPodCondition returns the pod's condition of the given type. */
 export function getPodCondition(pod: Pod, type: string): PodCondition | undefined {
   return pod.status?.conditions?.find((c) => c.type === type);
+}
+
+/** isRestartableInitContainer mirrors podutil.IsRestartableInitContainer: a sidecar. */
+export function isRestartableInitContainer(c: Container | undefined): boolean {
+  return c?.restartPolicy === 'Always';
 }
 
 /** isPodReady is true when the Ready condition is True. */

@@ -19,6 +19,7 @@ import type {
   ReplicaSet,
   Service,
 } from '../api/types.ts';
+import { isRestartableInitContainer } from '../api/podutil.ts';
 import { parseTime } from '../engine/clock.ts';
 import { humanDuration, translateTimestampSince } from './duration.ts';
 import { GET_TABWRITER, tabwrite } from './tabwriter.ts';
@@ -199,10 +200,6 @@ function tsMs(ts: string | null | undefined): number | undefined {
 }
 
 // ---- row functions ----
-
-function isRestartableInitContainer(c: Container | undefined): boolean {
-  return c?.restartPolicy === 'Always';
-}
 
 /** printPod mirrors printers.go#printPod, the STATUS algorithm included. */
 export function printPod(pod: Pod, now: number, wide = false): TableRow {

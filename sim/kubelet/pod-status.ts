@@ -17,6 +17,7 @@ import type {
   PodPhase,
   PodStatus,
 } from '../api/types.ts';
+import { isRestartableInitContainer } from '../api/podutil.ts';
 import { formatTime } from '../engine/clock.ts';
 import type { CRIContainer, PodSandbox } from '../runtime/container-runtime.ts';
 import { normalizeImage, repoDigest } from '../runtime/images.ts';
@@ -125,57 +126,35 @@ export function latestByName(containers: readonly CRIContainer[]): Map<string, C
   return m;
 }
 
-/** convertToAPIContainerStatuses mirrors the kubelet function of that name for app containers. */
+/**
+ * convertToAPIContainerStatuses mirrors the kubelet function of that name, for the app containers
+ * or (isInit) the init containers. In a pod with init containers every container waits as
+ * PodInitializing by default. Init containers get the readiness the prober manager gives them
+ * (UpdatePodStatus): a regular one is ready once it has exited 0, a sidecar while it runs.
+ */
 export function convertToAPIContainerStatuses(
   in_: PodStatusInput,
   byName: Map<string, CRIContainer[]>,
+  isInit = false,
 ): ContainerStatus[] {
   const { pod, reasons } = in_;
-  const oldStatuses = pod.status?.containerStatuses;
+  const oldStatuses = isInit ? pod.status?.initContainerStatuses : pod.status?.containerStatuses;
   const defaultReason = pod.spec.initContainers?.length ? PodInitializing : ContainerCreating;
+  const specs = isInit ? (pod.spec.initContainers ?? []) : pod.spec.containers;
   // map sizes the list once (pushing onto an empty array reserves room for 16 more).
-  return pod.spec.containers.map((spec) =>
-    containerStatusFor(
-      pod,
-      spec,
-      lastStatusNamed(oldStatuses, spec.name),
-      byName.get(spec.name),
-      reasons,
-      defaultReason,
-      false,
-    ),
-  );
-}
-
-/**
- * convertToAPIInitContainerStatuses is the same conversion for init containers (isInitContainer),
- * with the readiness the prober manager gives them (UpdatePodStatus): a regular init container is
- * ready once it has exited 0, a sidecar (restartPolicy Always) while it runs.
- */
-export function convertToAPIInitContainerStatuses(
-  in_: PodStatusInput,
-  byName: Map<string, CRIContainer[]>,
-): ContainerStatus[] {
-  const { pod, reasons } = in_;
-  const oldStatuses = pod.status?.initContainerStatuses;
-  return (pod.spec.initContainers ?? []).map((spec) => {
+  return specs.map((spec) => {
     const s = containerStatusFor(
       pod,
       spec,
       lastStatusNamed(oldStatuses, spec.name),
       byName.get(spec.name),
       reasons,
-      PodInitializing,
-      true,
+      defaultReason,
+      isInit,
     );
-    if (!isRestartableInitContainer(spec)) s.ready = s.state.terminated?.exitCode === 0;
+    if (isInit && !isRestartableInitContainer(spec)) s.ready = s.state.terminated?.exitCode === 0;
     return s;
   });
-}
-
-/** isRestartableInitContainer mirrors podutil.IsRestartableInitContainer: a sidecar. */
-export function isRestartableInitContainer(c: Container): boolean {
-  return c.restartPolicy === 'Always';
 }
 
 // lastStatusNamed is the last of statuses with that name (a pod has a handful of containers, so a
@@ -451,7 +430,7 @@ export function generateAPIPodStatus(
   const old = pod.status ?? {};
   const containerStatuses = convertToAPIContainerStatuses(in_, byName);
   const initStatuses = pod.spec.initContainers?.length
-    ? convertToAPIInitContainerStatuses(in_, byName)
+    ? convertToAPIContainerStatuses(in_, byName, true)
     : undefined;
   if (in_.podIsTerminal) terminateStatuses(pod, containerStatuses, initStatuses);
   let phase = getPhase(pod, containerStatuses, in_.podIsTerminal, initStatuses);

@@ -13,6 +13,7 @@
 // app containers, as computeInitContainerActions decides (kuberuntime_container.go), sidecars
 // (restartPolicy Always) included.
 
+import { isRestartableInitContainer } from '../api/podutil.ts';
 import type { Container, Pod } from '../api/types.ts';
 import { formatDuration } from '../engine/clock.ts';
 import type { Simulation, TimerHandle } from '../engine/simulation.ts';
@@ -23,7 +24,6 @@ import {
   CrashLoopBackOff,
   CreateContainerError,
   generateAPIPodStatus,
-  isRestartableInitContainer,
   latestByName,
   RunContainerError,
   shouldContainerBeRestarted,
