@@ -1,8 +1,11 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, resolveChromium } from './e2e/chromium.ts';
 
-/** PORT serves the built site for the browser tests, apart from `npm start`'s 4321. */
-const PORT = 4322;
+/**
+ * PORT serves the built site for the browser tests, apart from `npm start`'s 4321. E2E_PORT
+ * overrides it, so two checkouts on one machine can run their browser tests side by side.
+ */
+const PORT = Number(process.env.E2E_PORT) || 4322;
 const CI = Boolean(process.env.CI);
 
 // Browser tests run against the production build (`astro build`, then `astro preview`), because
