@@ -73,3 +73,13 @@ export function t(lang: Lang, key: UiKey, params: Record<string, string | number
     return String(value);
   });
 }
+
+/**
+ * fill replaces {name} placeholders in a UI string from vars, leaving a placeholder without a
+ * value as it is. The islands' string tables (quiz, cluster lab, progress) all format with it.
+ */
+export function fill(text: string, vars: Record<string, string | number> = {}): string {
+  return text.replace(/\{(\w+)\}/g, (m, k: string) =>
+    Object.hasOwn(vars, k) ? String(vars[k]) : m,
+  );
+}

@@ -16,6 +16,7 @@ import type {
   ViewState,
   WhyWrite,
 } from './protocol.ts';
+import { WorkerClient } from '../shared/worker-client.ts';
 import { STRINGS, fill, formatClock, labLang, type LabStrings } from './strings.ts';
 
 interface Config {
@@ -25,27 +26,6 @@ interface Config {
   until: number;
 }
 
-/** Client is a promise-returning wrapper around the worker's request/response protocol. */
-class Client {
-  private next = 1;
-  private readonly waiting = new Map<number, (r: Response) => void>();
-  private readonly worker: Worker;
-  constructor(worker: Worker) {
-    this.worker = worker;
-    worker.onmessage = (ev: MessageEvent<Response>) => {
-      const done = this.waiting.get(ev.data.id);
-      this.waiting.delete(ev.data.id);
-      done?.(ev.data);
-    };
-  }
-  call(body: RequestBody): Promise<Response> {
-    const id = this.next++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.worker.postMessage({ ...body, id });
-    });
-  }
-}
 
 /** tone maps a STATUS cell to a colour class; the text itself always says the status too. */
 function tone(status: string): 'ok' | 'warn' | 'bad' {
@@ -134,7 +114,7 @@ export function mount(root: HTMLElement): void {
   ];
 
   el.state.textContent = t.starting;
-  const client = new Client(
+  const client = new WorkerClient<RequestBody, Response>(
     new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }),
   );
   let view: ViewState | undefined;

@@ -1,6 +1,9 @@
 // UI strings of the cluster lab island, in every site language. Placeholders are {name}.
 
-export type LabLang = 'en' | 'ja';
+import { fill as fillUi, langOf, type Lang } from '../../i18n/ui.ts';
+
+/** LabLang is the site language (src/i18n/ui.ts is the one list of languages). */
+export type LabLang = Lang;
 
 const en = {
   title: 'Live cluster: {scenario}',
@@ -155,15 +158,13 @@ const ja: LabStrings = {
 
 export const STRINGS: Record<LabLang, LabStrings> = { en, ja };
 
-/** labLang picks the language from a lang attribute such as "ja" or "en-US". */
+/** labLang picks the language from a lang tag such as "ja" or "en-US". */
 export function labLang(tag: string | null | undefined): LabLang {
-  return tag?.toLowerCase().startsWith('ja') ? 'ja' : 'en';
+  return langOf(tag ?? undefined);
 }
 
-/** fill replaces {name} placeholders. */
-export function fill(text: string, vars: Record<string, string | number> = {}): string {
-  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
-}
+/** fill replaces {name} placeholders (src/i18n/ui.ts). */
+export const fill = fillUi;
 
 /** formatClock formats virtual ms as m:ss. */
 export function formatClock(ms: number): string {

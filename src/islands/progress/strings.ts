@@ -3,7 +3,10 @@
 
 import type { ProgressWarning } from '../../quiz/progress.ts';
 
-export type ProgressLang = 'en' | 'ja';
+import { fill as fillUi, langOf, type Lang } from '../../i18n/ui.ts';
+
+/** ProgressLang is the site language (src/i18n/ui.ts is the one list of languages). */
+export type ProgressLang = Lang;
 
 const en = {
   // QuizProgress
@@ -201,15 +204,13 @@ const ja: ProgressStrings = {
 /** STRINGS holds every progress UI string in every language. */
 export const STRINGS: Record<ProgressLang, ProgressStrings> = { en, ja };
 
-/** progressLang picks the language from a lang attribute such as "ja" or "en-US". */
+/** progressLang picks the language from a lang tag such as "ja" or "en-US". */
 export function progressLang(tag: string | null | undefined): ProgressLang {
-  return tag?.toLowerCase().startsWith('ja') ? 'ja' : 'en';
+  return langOf(tag ?? undefined);
 }
 
-/** fill replaces {name} placeholders. */
-export function fill(text: string, vars: Record<string, string | number> = {}): string {
-  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
-}
+/** fill replaces {name} placeholders (src/i18n/ui.ts). */
+export const fill = fillUi;
 
 /** warningText is a warning as a sentence for the learner. */
 export function warningText(t: ProgressStrings, w: ProgressWarning): string {

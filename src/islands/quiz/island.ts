@@ -24,6 +24,7 @@ import {
   type QuizLang,
   type QuizStrings,
 } from './strings.ts';
+import { WorkerClient } from '../shared/worker-client.ts';
 import { drawVariant, parseVariant, saveVariant, storedVariant } from './variant-store.ts';
 
 /** GradedDetail is the detail of the `quiz:graded` event. */
@@ -42,32 +43,8 @@ export interface GradedDetail {
   selfAssessed: boolean;
 }
 
-/** Client wraps the worker's request/response protocol in promises. */
-class Client {
-  private next = 1;
-  private readonly waiting = new Map<number, (r: Response) => void>();
-  private readonly worker: Worker;
-  constructor(worker: Worker) {
-    this.worker = worker;
-    worker.onmessage = (ev: MessageEvent<Response>) => {
-      const done = this.waiting.get(ev.data.id);
-      this.waiting.delete(ev.data.id);
-      done?.(ev.data);
-    };
-    worker.onerror = (ev) => {
-      for (const [id, done] of this.waiting)
-        done({ id, ok: false, error: ev.message || 'worker failed' });
-      this.waiting.clear();
-    };
-  }
-  call(body: RequestBody): Promise<Response> {
-    const id = this.next++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.worker.postMessage({ ...body, id });
-    });
-  }
-}
+/** Client is the shared worker client, typed with the quiz worker's protocol. */
+type Client = WorkerClient<RequestBody, Response>;
 
 /**
  * The page's quiz workers, each started on first use: one grades against computed keys, the
@@ -80,7 +57,7 @@ const workers: { keys?: Client; runs?: Client } = {};
 /** client returns the worker for a question kind. */
 function client(kind: string): Client {
   const which = kind === 'what-if' || kind === 'task' ? 'runs' : 'keys';
-  return (workers[which] ??= new Client(new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })));
+  return (workers[which] ??= new WorkerClient<RequestBody, Response>(new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })));
 }
 
 /** answerKey names an answer to a variant, to tell whether a result graded ahead is still current. */

@@ -1,7 +1,10 @@
 // UI strings of the quiz (Question.astro and its island), in every site language. Placeholders
 // are {name}. Question texts themselves come from the question files, in both languages.
 
-export type QuizLang = 'en' | 'ja';
+import { fill as fillUi, langOf, type Lang } from '../../i18n/ui.ts';
+
+/** QuizLang is the site language (src/i18n/ui.ts is the one list of languages). */
+export type QuizLang = Lang;
 
 const en = {
   question: 'Question',
@@ -175,13 +178,11 @@ export const STRINGS: Record<QuizLang, QuizStrings> = { en, ja };
 
 /** quizLang picks the language from a lang tag such as "ja" or "en-US". */
 export function quizLang(tag: string | null | undefined): QuizLang {
-  return tag?.toLowerCase().startsWith('ja') ? 'ja' : 'en';
+  return langOf(tag ?? undefined);
 }
 
-/** fmt replaces {name} placeholders. */
-export function fmt(text: string, vars: Record<string, string | number> = {}): string {
-  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
-}
+/** fmt replaces {name} placeholders (src/i18n/ui.ts). */
+export const fmt = fillUi;
 
 /** codeSegments splits a text at `backticks`: odd segments are inline code. */
 export function codeSegments(text: string): { code: boolean; text: string }[] {
