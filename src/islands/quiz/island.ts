@@ -26,6 +26,27 @@ import {
 } from './strings.ts';
 import { WorkerClient } from '../shared/worker-client.ts';
 import { drawVariant, parseVariant, saveVariant, storedVariant } from './variant-store.ts';
+import { ANSWERS_DIR, type Answers } from '../../quiz/answers.ts';
+
+const answersFiles = new Map<string, Promise<Answers>>();
+
+/**
+ * loadAnswers fetches a question's answers file (the explanation, model answer, example solution),
+ * once the key is revealed: the page itself never carries them.
+ */
+function loadAnswers(id: string): Promise<Answers> {
+  let p = answersFiles.get(id);
+  if (!p) {
+    const base = import.meta.env.BASE_URL.replace(/\/?$/, '/');
+    p = fetch(`${base}${ANSWERS_DIR}/${encodeURIComponent(id)}.json`).then((r) => {
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      return r.json() as Promise<Answers>;
+    });
+    p.catch(() => answersFiles.delete(id));
+    answersFiles.set(id, p);
+  }
+  return p;
+}
 
 /** GradedDetail is the detail of the `quiz:graded` event. */
 export interface GradedDetail {
@@ -57,12 +78,14 @@ const workers: { keys?: Client; runs?: Client } = {};
 /** client returns the worker for a question kind. */
 function client(kind: string): Client {
   const which = kind === 'what-if' || kind === 'task' ? 'runs' : 'keys';
-  return (workers[which] ??= new WorkerClient<RequestBody, Response>(new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })));
+  return (workers[which] ??= new WorkerClient<RequestBody, Response>(
+    new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }),
+  ));
 }
 
 /** answerKey names an answer to a variant, to tell whether a result graded ahead is still current. */
-function answerKey(v: number, answer: unknown): string {
-  return `${v}#${JSON.stringify(answer)}`;
+function answerKey(v: number, answer: unknown, reveal: boolean): string {
+  return `${v}#${reveal}#${JSON.stringify(answer)}`;
 }
 
 /** substitute fills {{name}} placeholders (grade.ts's substitute, without loading the simulator). */
@@ -100,22 +123,6 @@ function el<K extends keyof HTMLElementTagNameMap>(
   if (text !== undefined) e.textContent = text;
   if (cls) e.className = cls;
   return e;
-}
-
-/** shuffle orders items by a seeded shuffle of the variant, never leaving the authored order. */
-function shuffle<T>(items: T[], seed: number): T[] {
-  const out = [...items];
-  let s = (seed * 2654435761 + 12345) >>> 0;
-  const rnd = () => {
-    s = (Math.imul(s ^ (s >>> 15), 1 | s) + 0x6d2b79f5) >>> 0;
-    return s / 4294967296;
-  };
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  if (out.every((x, i) => x === items[i]) && out.length > 1) out.push(out.shift()!);
-  return out;
 }
 
 const percent = (x: number) => Math.round(x * 100);
@@ -159,8 +166,20 @@ export function mount(root: HTMLElement): void {
   };
   const concepts = q.concepts;
   const maxAttempts = q.maxAttempts;
-  // Read at each submission: an interview-mode set may wrap the question after it mounted.
-  const interviewMode = () => Boolean(root.closest('[data-quiz-set][data-mode="interview"]'));
+  // Read at each submission: an interview-mode set may wrap the question after it mounted. Once
+  // the round is over (quiz:reveal, or a set restored as done) the question is answered as usual.
+  let roundOver = false;
+  const interviewMode = () =>
+    !roundOver &&
+    Boolean(root.closest('[data-quiz-set][data-mode="interview"]:not([data-state="done"])'));
+  /**
+   * revealNext says whether the next graded answer may show the key (the question's `reveal`):
+   * in an interview round (held until the debrief), as a worked example, or on the last attempt.
+   */
+  const revealNext = () =>
+    interviewMode() ||
+    q.reveal === 'after-each-attempt' ||
+    (q.reveal !== 'on-request' && maxAttempts > 0 && attempts + 1 >= maxAttempts);
 
   let forced = parseVariant(root.dataset.variant);
   let v = forced ?? storedVariant(payload.id);
@@ -173,10 +192,13 @@ export function mount(root: HTMLElement): void {
   let submissions = 0;
   let lastCorrect = false;
   let solutionShown = false;
+  /** revealed: the key has been shown (a right answer, the last attempt, the solution, the debrief). */
+  let revealed = false;
 
   const params = () => variant?.params ?? {};
   const txt = (x: Text, values: Record<string, string | number> = params()) =>
     substitute(x[lang], values);
+  const rubricSize = () => root.querySelectorAll('[data-rubric]').length || 1;
   const hintCost = () => q.hints.slice(0, hintsShown).reduce((s, h) => s + h.cost, 0);
 
   function setLive(message: string, result?: string): void {
@@ -213,7 +235,8 @@ export function mount(root: HTMLElement): void {
     }
     if (ui.another) ui.another.disabled = !ready || busy;
     if (ui.run) ui.run.disabled = !ready || busy;
-    if (ui.model) ui.model.disabled = !ready || busy;
+    // In an interview round the model answer waits for the debrief.
+    if (ui.model) ui.model.disabled = !ready || busy || interviewMode();
     ui.attempts.textContent =
       q.kind === 'interview' || attempts === 0
         ? ''
@@ -264,6 +287,7 @@ export function mount(root: HTMLElement): void {
           ticked: [...root.querySelectorAll<HTMLInputElement>('[data-rubric]:checked')].map((i) =>
             Number(i.dataset.rubric),
           ),
+          of: root.querySelectorAll('[data-rubric]').length,
         };
     }
   }
@@ -324,12 +348,18 @@ export function mount(root: HTMLElement): void {
     });
   }
 
-  function orderItems(): void {
+  /** currentOrder is the order the items are shown in (Question.astro shuffled them at build). */
+  function currentOrder(): string[] | undefined {
+    if (!ui.order) return undefined;
+    return [...ui.order.children].map((li) => (li as HTMLElement).dataset.value!);
+  }
+
+  /** orderItems moves the items into an order the worker chose (never the variant's key order). */
+  function orderItems(order: string[]): void {
     if (!ui.order) return;
     const items = [...ui.order.children] as HTMLElement[];
     const byValue = new Map(items.map((li) => [li.dataset.value!, li]));
-    const authored = q.kind === 'ordering' ? q.items.map((i) => i.value) : [];
-    ui.order.append(...shuffle(authored, v).map((x) => byValue.get(x)!));
+    ui.order.append(...order.map((x) => byValue.get(x)!).filter(Boolean));
     updateOrderButtons();
   }
 
@@ -371,8 +401,8 @@ export function mount(root: HTMLElement): void {
     if (g.selfAssessed)
       return {
         text: fmt(t.selfRecorded, {
-          n: Math.round(g.score * (q.kind === 'interview' ? q.rubric.length : 1)),
-          total: q.kind === 'interview' ? q.rubric.length : 1,
+          n: Math.round(g.score * rubricSize()),
+          total: rubricSize(),
         }),
         result: 'recorded',
       };
@@ -389,12 +419,16 @@ export function mount(root: HTMLElement): void {
       result = 'wrong';
     }
     if (hintCost() > 0) parts.push(fmt(t.scoreAfterHints, { score: percent(score) }));
-    if (!g.correct && maxAttempts > 0)
+    if (!g.correct && maxAttempts > 0 && !roundOver)
       parts.push(
         attempts >= maxAttempts
           ? t.noAttemptsLeft
-          : fmt(t.attemptsLeft, { n: maxAttempts - attempts }),
+          : maxAttempts - attempts === 1
+            ? t.attemptLeft
+            : fmt(t.attemptsLeft, { n: maxAttempts - attempts }),
       );
+    if (!g.correct && !revealed && !final && maxAttempts > 0)
+      parts.push(q.reveal === 'on-request' ? t.keyOnRequest : t.keyLater);
     // Japanese sentences follow each other without a space (each ends in 。).
     return { text: parts.join(lang === 'ja' ? '' : ' '), result };
   }
@@ -417,15 +451,48 @@ export function mount(root: HTMLElement): void {
               : '';
       if (m) mark.dataset.mark = m;
       else delete mark.dataset.mark;
-      if (m && o?.feedback) rich(fb, txt(o.feedback, values));
+      if (m && m !== 'missed' && o?.feedback) rich(fb, txt(o.feedback, values));
+      else if (m === 'wrong') fb.textContent = t.optionNotInRun;
       else fb.textContent = '';
     }
   }
+
+  /** renderRows marks each row of a matching answer, right or wrong (the learner's own rows). */
+  function renderRows(g: Grade): void {
+    for (const row of root.querySelectorAll<HTMLElement>('.quiz-matching [data-left]')) {
+      if (row.tagName === 'SELECT') continue;
+      const mark = row.querySelector<HTMLElement>('[data-role="mark"]');
+      const m = g.rows?.[row.dataset.left!];
+      if (!mark) continue;
+      mark.textContent = m === 'right' ? `✓ ${t.right}` : m === 'wrong' ? `✗ ${t.wrongMark}` : '';
+      if (m) mark.dataset.mark = m;
+      else delete mark.dataset.mark;
+    }
+  }
+
+  const itemLabel = (value: string) =>
+    q.kind === 'ordering' ? (q.items.find((i) => i.value === value)?.label[lang] ?? value) : value;
 
   function renderFeedback(r: GradeResult, a: Answer): void {
     const g = r.grade;
     const parts: HTMLElement[] = [];
     renderOptions(g, r.values);
+    renderRows(g);
+    if (g.direction) parts.push(el('p', g.direction === 'high' ? t.tooHigh : t.tooLow));
+    if (g.contradiction)
+      parts.push(
+        el(
+          'p',
+          fmt(t.orderContradiction, {
+            before: itemLabel(g.contradiction.before),
+            after: itemLabel(g.contradiction.after),
+          }),
+        ),
+      );
+    if (g.rejected)
+      parts.push(
+        el('p', fmt(t.rejected, { command: g.rejected.command, message: g.rejected.message })),
+      );
     if (g.checks) {
       const ul = el('ul', undefined, 'quiz-checks');
       for (const c of g.checks) {
@@ -437,7 +504,7 @@ export function mount(root: HTMLElement): void {
       }
       parts.push(heading(t.checks), ul);
     }
-    if (q.kind === 'predict' && g.outputs?.length) {
+    if (q.kind === 'predict' && r.revealed && g.outputs?.length) {
       const grid = el('div', undefined, 'quiz-compare');
       const mine = el('div');
       const yours =
@@ -459,13 +526,31 @@ export function mount(root: HTMLElement): void {
     }
     if (q.kind === 'task' && g.outputs && ui.console) printOutputs(g.outputs);
     if ((!g.correct || q.kind === 'what-if') && r.evidence?.length)
-      parts.push(...renderEvidence(r.evidence, r.seed, a));
-    if (final && q.explanation)
-      parts.push(heading(t.explanation), rich(el('p'), txt(q.explanation, r.values)));
+      parts.push(...renderEvidence(r.evidence, a));
     ui.feedback.replaceChildren(...parts);
+    if (final && r.revealed) void appendExplanation(r.values, r.answerText);
   }
 
-  function renderEvidence(facts: Fact[], seed: number, a: Answer): HTMLElement[] {
+  /** appendExplanation loads the explanation from the answers file and shows it, filled in. */
+  async function appendExplanation(
+    values: Record<string, string | number>,
+    answerText?: Text,
+  ): Promise<void> {
+    const forV = v;
+    let answers: Answers;
+    try {
+      answers = await loadAnswers(payload.id);
+    } catch (err) {
+      ui.feedback.append(el('p', fmt(t.answersFailed, { error: String(err) })));
+      return;
+    }
+    if (forV !== v || !answers.explanation) return;
+    const filled = answerText ? { ...values, answer: answerText[lang] } : values;
+    ui.feedback.append(heading(t.explanation), rich(el('p'), txt(answers.explanation, filled)));
+    root.dataset.explained = 'true';
+  }
+
+  function renderEvidence(facts: Fact[], a: Answer): HTMLElement[] {
     const ol = el('ol', undefined, 'quiz-evidence');
     for (const f of facts)
       ol.append(el('li', `${formatSeconds(f.t)} ${t.secondsUnit} — ${f.text[lang]}`));
@@ -473,18 +558,25 @@ export function mount(root: HTMLElement): void {
     const measure = 'measure' in q ? q.measure : undefined;
     const n = a.kind === 'numeric' ? (parseNumber(a.text) ?? NaN) : NaN;
     const said =
-      measure && 'duration' in measure && Number.isFinite(n) && n >= 0 && n < 1e6 && facts.length >= 2
+      measure &&
+      'duration' in measure &&
+      Number.isFinite(n) &&
+      n >= 0 &&
+      n < 1e6 &&
+      facts.length >= 2
         ? {
             seconds: n,
             label: fmt(t.youSaid, { value: formatSeconds(n) }),
-            simLabel: fmt(t.simulatorSaid, { value: formatSeconds(facts[facts.length - 1]!.t - facts[0]!.t) }),
+            simLabel: fmt(t.simulatorSaid, {
+              value: formatSeconds(facts[facts.length - 1]!.t - facts[0]!.t),
+            }),
           }
         : undefined;
     const svg = evidenceTimeline(facts, t.secondsUnit, said);
     const figure = el('figure', undefined, 'quiz-evidence-figure');
     if (svg) figure.append(svg);
     figure.append(ol);
-    return [heading(t.evidence), el('p', fmt(t.evidenceHelp, { seed })), figure];
+    return [heading(t.evidence), el('p', fmt(t.evidenceHelp, { variant: v })), figure];
   }
 
   function printOutputs(outputs: NonNullable<Grade['outputs']>): void {
@@ -499,10 +591,14 @@ export function mount(root: HTMLElement): void {
     root.dispatchEvent(new CustomEvent<GradedDetail>('quiz:graded', { bubbles: true, detail }));
   }
 
+  // The end of an interview round: the attempts are over and the held feedback, key included, shows.
   root.addEventListener('quiz:reveal', () => {
+    roundOver = true;
+    if (attempts > 0) final = true;
     const show = held;
     held = undefined;
     show?.();
+    updateButtons();
   });
 
   // ---- actions ----
@@ -527,12 +623,13 @@ export function mount(root: HTMLElement): void {
     // An answer graded ahead is shown as it is: grading is a pure function of the question, the
     // variant and the answer, so asking the worker again would only add its queue. An answer whose
     // grading ahead is still under way waits for that reply instead of queueing a second request.
-    const key = answerKey(forV, a);
+    const reveal = revealNext();
+    const key = answerKey(forV, a, reveal);
     const ready = gradedAhead?.key === key ? gradedAhead.result : undefined;
     const underWay = !ready && aheadUnderWay?.key === key ? aheadUnderWay.reply : undefined;
     const res: Response = ready
       ? { id: 0, ok: true, result: { ...ready, ms: 0 } }
-      : await ask({ type: 'grade', qid: payload.id, v: forV, answer: a }, underWay);
+      : await ask({ type: 'grade', qid: payload.id, v: forV, answer: a, reveal }, underWay);
     const ms = performance.now() - started;
     if (forV !== v) return;
     root.dataset.gradeMs = ms.toFixed(1);
@@ -553,17 +650,19 @@ export function mount(root: HTMLElement): void {
     lastCorrect = g.correct;
     const score = Math.max(0, g.score * (1 - hintCost()));
     final = g.correct || Boolean(g.selfAssessed) || (maxAttempts > 0 && attempts >= maxAttempts);
-    const msg = resultMessage(g, score);
-    const reveal = () => {
+    const show = () => {
+      if (r.revealed) revealed = true;
+      const msg = resultMessage(g, score);
       root.dataset.result = msg.result;
+      root.dataset.revealed = String(revealed);
       setLive(msg.text, msg.result);
       renderFeedback(r, a);
     };
     if (interviewMode()) {
-      held = reveal;
+      held = show;
       root.dataset.result = 'recorded';
       setLive(t.recorded);
-    } else reveal();
+    } else show();
     root.dataset.attempt = String(attempts);
     updateButtons();
     emit({
@@ -583,12 +682,25 @@ export function mount(root: HTMLElement): void {
     if (!variant || busy) return;
     const res = await ask({ type: 'solution', qid: payload.id, v });
     if (!res.ok) return setLive(fmt(t.error, { error: res.error }), 'invalid');
+    let answers: Answers;
+    try {
+      answers = await loadAnswers(payload.id);
+    } catch (err) {
+      return setLive(fmt(t.answersFailed, { error: String(err) }), 'invalid');
+    }
     final = true;
     solutionShown = true;
-    if (res.solution) show(res.solution);
+    revealed = true;
+    root.dataset.revealed = 'true';
+    const solution = res.solution ?? answers.example;
+    if (solution) show(solution);
     const parts: HTMLElement[] = [heading(t.solutionHeading), el('p', t.solutionShown)];
-    if (q.explanation)
-      parts.push(heading(t.explanation), rich(el('p'), txt(q.explanation, res.values ?? params())));
+    if (res.evidence?.length) parts.push(...renderEvidence(res.evidence, answer()));
+    if (answers.explanation) {
+      const values = res.values ?? params();
+      const filled = res.answerText ? { ...values, answer: res.answerText[lang] } : values;
+      parts.push(heading(t.explanation), rich(el('p'), txt(answers.explanation, filled)));
+    }
     ui.feedback.replaceChildren(...parts);
     root.dataset.solution = 'shown';
     updateButtons();
@@ -622,7 +734,7 @@ export function mount(root: HTMLElement): void {
     root.dataset.ready = 'false';
     ui.state.textContent = t.preparing;
     updateButtons();
-    const res = await ask({ type: 'prepare', payload, v });
+    const res = await ask({ type: 'prepare', payload, v, order: currentOrder() });
     if (!res.ok || !res.variant) {
       ui.state.textContent = fmt(t.failed, { error: res.ok ? 'no variant' : res.error });
       return;
@@ -630,7 +742,8 @@ export function mount(root: HTMLElement): void {
     variant = res.variant;
     root.dataset.variant = String(v);
     rich(ui.prompt, txt(q.prompt));
-    orderItems();
+    if (res.order) orderItems(res.order);
+    updateOrderButtons();
     ui.state.textContent = fmt(t.ready, { variant: v });
     root.dataset.ready = 'true';
     updateButtons();
@@ -647,7 +760,10 @@ export function mount(root: HTMLElement): void {
     final = false;
     lastCorrect = false;
     solutionShown = false;
+    revealed = false;
     held = undefined;
+    delete root.dataset.revealed;
+    delete root.dataset.explained;
     delete root.dataset.result;
     delete root.dataset.solution;
     delete root.dataset.attempt;
@@ -666,13 +782,21 @@ export function mount(root: HTMLElement): void {
     else printOutputs(res.outputs ?? []);
   }
 
-  function showModel(): void {
-    if (q.kind !== 'interview' || !ui.modelOut) return;
+  async function showModel(): Promise<void> {
+    if (q.kind !== 'interview' || !ui.modelOut || interviewMode()) return;
+    let answers: Answers;
+    try {
+      answers = await loadAnswers(payload.id);
+    } catch (err) {
+      setLive(fmt(t.answersFailed, { error: String(err) }), 'invalid');
+      return;
+    }
+    if (!answers.modelAnswer || !answers.rubric) return;
     const wrap = el('div', undefined, 'quiz-model');
     const fs = el('fieldset', undefined, 'quiz-fieldset');
     fs.append(el('legend', t.rubric));
     const ul = el('ul', undefined, 'quiz-rubric');
-    q.rubric.forEach((r, i) => {
+    answers.rubric.forEach((r, i) => {
       const li = el('li');
       const label = el('label');
       const box = el('input');
@@ -683,7 +807,7 @@ export function mount(root: HTMLElement): void {
       ul.append(li);
     });
     fs.append(ul);
-    wrap.append(heading(t.modelAnswer), rich(el('p'), txt(q.modelAnswer)), fs);
+    wrap.append(heading(t.modelAnswer), rich(el('p'), txt(answers.modelAnswer)), fs);
     ui.modelOut.replaceChildren(wrap);
     ui.model!.hidden = true;
     ui.check.hidden = false;
@@ -703,20 +827,28 @@ export function mount(root: HTMLElement): void {
     const speculate = async (): Promise<void> => {
       if (!variant || final) return;
       const a = answer();
-      const key = answerKey(v, a);
+      const reveal = revealNext();
+      const key = answerKey(v, a, reveal);
       if (gradedAhead?.key === key) {
         root.dataset.gradedAhead = 'true';
         return;
       }
       if (aheadUnderWay?.key === key) return;
       const mine = ++latest;
-      const reply = client(q.kind).call({ type: 'speculate', qid: payload.id, v, answer: a });
+      const reply = client(q.kind).call({
+        type: 'speculate',
+        qid: payload.id,
+        v,
+        answer: a,
+        reveal,
+      });
       aheadUnderWay = { key, reply };
       const res = await reply;
       if (aheadUnderWay?.reply === reply) aheadUnderWay = undefined;
       if (res.ok && res.result) gradedAhead = { key, result: res.result };
       // data-graded-ahead tells tests (and nothing else) that Check will find the result ready.
-      if (res.ok && mine === latest && key === answerKey(v, answer())) root.dataset.gradedAhead = 'true';
+      if (res.ok && mine === latest && key === answerKey(v, answer(), revealNext()))
+        root.dataset.gradedAhead = 'true';
     };
     ui.form.addEventListener('input', () => {
       root.dataset.gradedAhead = 'false';
@@ -738,7 +870,7 @@ export function mount(root: HTMLElement): void {
   ui.solution?.addEventListener('click', () => void showSolution());
   ui.another?.addEventListener('click', () => void anotherVariant());
   ui.run?.addEventListener('click', () => void runCommands());
-  ui.model?.addEventListener('click', showModel);
+  ui.model?.addEventListener('click', () => void showModel());
 
   void prepare();
 }
