@@ -198,7 +198,7 @@ test('the console runs kubectl and node commands, reports errors and recalls his
 
   await island.getByRole('button', { name: 'Figures of my run' }).click();
   const figures = island.locator('[data-role="figures-out"]');
-  await expect(figures.locator('.lab-steps li').first()).toBeVisible();
+  await expect(figures.locator('.lab-steps li').first()).toBeAttached();
   // The learner's own run is drawn as an SVG sequence diagram, with one numbered arrow per step.
   const svg = figures.locator('svg[role="img"]');
   await expect(svg).toHaveCount(1);
@@ -225,7 +225,9 @@ test('scaling to hundreds of Pods keeps the island drawable: a few per node, the
     /^\d{3} Pods wait for a node \(Pending: kubectl describe pod says why\)$/,
   );
   for (const node of ['node-1', 'node-2', 'node-3'])
-    expect(await island.locator(`[data-node="${node}"] [data-pod]`).count()).toBeLessThanOrEqual(40);
+    expect(await island.locator(`[data-node="${node}"] [data-pod]`).count()).toBeLessThanOrEqual(
+      40,
+    );
   // Without requests, a node takes up to 110 Pods: it draws 40 and counts the rest.
   await input.fill('kubectl create deployment many --image=nginx:1.27 --replicas=300');
   await input.press('Enter');
@@ -235,7 +237,9 @@ test('scaling to hundreds of Pods keeps the island drawable: a few per node, the
     /^\+ \d+ more Pods on this node \(kubectl get pods lists them all\)$/,
   );
   for (const node of ['node-1', 'node-2', 'node-3'])
-    expect(await island.locator(`[data-node="${node}"] [data-pod]`).count()).toBeLessThanOrEqual(40);
+    expect(await island.locator(`[data-node="${node}"] [data-pod]`).count()).toBeLessThanOrEqual(
+      40,
+    );
   await input.fill('kubectl get deployment web');
   await input.press('Enter');
   await expect(output).toContainText(/web\s+\d+\/400/);

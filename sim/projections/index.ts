@@ -45,3 +45,4 @@ export { compareComponents } from './util.ts';
 export type { Change, RunLike } from './util.ts';
 export { whyChain, describeEntry } from './why.ts';
 export type { WhyLink, WhyLinkKind, WhyWrite, WhyOptions } from './why.ts';
+export { heartbeatSeqs } from './heartbeats.ts';
