@@ -871,8 +871,11 @@ function decodeManifestsOnce(text: string, source: string): Record<string, unkno
   for (const doc of Array.isArray(docs) ? docs : [docs]) {
     if (doc.errors.length > 0) {
       const err = doc.errors[0];
-      // Lines count from the start of the document, as each document is converted on its own.
-      const line = text.slice(doc.range[0], Math.max(doc.range[0], err.pos[0])).split('\n').length;
+      // Lines count from the start of the document, as each document is converted on its own;
+      // the "---" line belongs to no document (apimachinery yaml.YAMLReader#Read drops it).
+      let start = doc.range[0];
+      if (text.startsWith('---', start)) start = text.indexOf('\n', start) + 1 || start;
+      const line = text.slice(start, Math.max(start, err.pos[0])).split('\n').length;
       // Simplification: go-yaml's messages (and its off-by-one for parser errors) are approximated
       // from the yaml package's error codes.
       const msg = YAML_ERRORS[err.code] ?? 'did not find expected node content';

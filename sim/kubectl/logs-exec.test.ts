@@ -132,3 +132,20 @@ describe('kubectl get -w', () => {
     );
   });
 });
+
+describe('kubectl apply -f - with several documents', () => {
+  it('numbers a YAML error’s line from the start of its own document, after the "---"', () => {
+    const r = at(30_000);
+    const bad =
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: hello\nspec:\n  selector:\n    app: hello\n   ports:\n  - port: 80\n';
+    const one = r.cluster.kubectl('apply -f -', bad).stderr;
+    const two = r.cluster.kubectl(
+      'apply -f -',
+      `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n---\n${bad}`,
+    ).stderr;
+    expect(one).toMatch(
+      /^error: error parsing STDIN: error converting YAML to JSON: yaml: line \d+: /,
+    );
+    expect(two).toBe(one);
+  });
+});

@@ -61,7 +61,7 @@ export function figuresPanel(lab: Lab): Panel {
   function render(f: FiguresResult): void {
     const h1 = document.createElement('h4');
     h1.textContent = fill(t.figuresSequence, {
-      n: f.steps.filter((s) => s.n > 0).length,
+      n: f.steps.filter((s) => s.kind !== 'note').length,
       from: formatClock(f.from * 1000),
       to: formatClock(f.to * 1000),
     });

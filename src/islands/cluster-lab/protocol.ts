@@ -76,7 +76,15 @@ export interface FiguresResult {
   from: number;
   to: number;
   left: number;
-  steps: { n: number; t: number; from: string; to: string; text: string; dotted: boolean }[];
+  steps: {
+    kind: string;
+    n: number;
+    t: number;
+    from: string;
+    to: string;
+    text: string;
+    dotted: boolean;
+  }[];
   participants: { id: string; label: string }[];
   mermaid: string;
   /** svg is the sequence diagram drawn by src/lib/figures (every string in it is escaped). */

@@ -20,6 +20,7 @@ import {
   type EndpointSlice,
   type TraceEntry,
   type KubectlWatch,
+  type WhyWrite,
   watchRows,
 } from '../../../sim/index.ts';
 import { parse as parseYaml } from 'yaml';
@@ -281,16 +282,33 @@ function handle(req: Request): Response {
         id: req.id,
         ok: true,
         state: state(),
-        why: whyChain(
+        why: markLearnerFaults(whyChain(
           { trace: run.cluster.sim.trace, changes: run.cluster.apiserver.changes },
           req.kind,
           req.name,
           { gracePeriod: run.cluster.sim.settings.nodeMonitorGracePeriod / 1000 },
-        ),
+        )),
       };
     case 'figures':
       return { id: req.id, ok: true, state: state(), figures: figures(req.lang, req.window) };
   }
+}
+
+/** markLearnerFaults says which faults in a chain the learner injected (the rest are the scenario's). */
+function markLearnerFaults(writes: WhyWrite[]): WhyWrite[] {
+  for (const w of writes)
+    for (const l of w.because) {
+      if (l.kind !== 'fault' || !l.params) continue;
+      const mine = actions.some(
+        (a) =>
+          'fault' in a &&
+          a.fault === l.params!.fault &&
+          (a.node ?? '') === l.params!.node &&
+          Math.abs(a.at - l.t * 1000) < 1,
+      );
+      l.params.by = mine ? 'learner' : 'scenario';
+    }
+  return writes;
 }
 
 /**
@@ -338,6 +356,7 @@ function figures(lang: 'en' | 'ja', win: FiguresWindow): FiguresResult {
     left,
     svg,
     steps: d.steps.map((s) => ({
+      kind: s.kind,
       n: s.n,
       t: s.t,
       from: s.from,
