@@ -198,10 +198,16 @@ async function runLane(steps: Step[]): Promise<void> {
   }
 }
 
-process.on('SIGINT', () => {
-  stopAll();
-  process.exit(130);
-});
+// The steps run in their own process groups, so a signal to this one must be passed on.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.on(signal, () => {
+    stopAll();
+    process.exit(code);
+  });
+}
 
 const start = performance.now();
 await Promise.all([runLane(build), runLane(checks)]);
