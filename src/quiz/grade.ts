@@ -8,6 +8,7 @@ import { OUTPUT_RESOURCES, ScenarioRun, bornImageSteps, drive, parseScenario, su
 import { measure, needsFullTrace, MeasureError, type Measured, type RunView } from './measure.ts';
 import type { Check, Question, Text } from './schema.ts';
 import { parseNumber } from './number.ts';
+import { consoleScript, parseConsoleLine } from '../lib/console.ts';
 
 export { parseNumber, drive };
 
@@ -363,27 +364,25 @@ function checksGrade(results: CheckResult[], outputs?: Grade['outputs'], untouch
 export const MAX_COMMANDS = 20;
 
 /**
- * commandLines reads a console answer: one command per line, blanks and # comments skipped, a
- * leading "$ " prompt and "kubectl" dropped. `ssh NODE COMMAND` lines are kept whole (consoleLine).
+ * commandLines reads a console answer with the console grammar the lab uses (src/lib/console.ts):
+ * one command per line, blanks and # comments skipped, a leading "$ " prompt and "kubectl" dropped.
  */
 export function commandLines(text: string): string[] {
-  return text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !l.startsWith('#'))
-    .map((l) => l.replace(/^\$\s*/, '').replace(/^kubectl\s+/, ''));
+  return consoleScript(text).map((l) => l.replace(/^kubectl(\s+|$)/, ''));
 }
 
 /** ConsoleLine is a task console line, read: kubectl arguments, or a command for a node's shell. */
 export type ConsoleLine = { kind: 'kubectl'; args: string } | { kind: 'exec'; node: string; line: string } | { kind: 'ssh-usage' };
 
-/** consoleLine reads a line of commandLines: `ssh NODE COMMAND` runs COMMAND on NODE (Cluster.exec); anything else is kubectl. */
+/**
+ * consoleLine reads a line of commandLines with the lab's grammar (parseConsoleLine): `ssh NODE
+ * COMMAND` runs COMMAND on NODE (Cluster.exec); anything else goes to kubectl, which refuses what
+ * it does not know.
+ */
 export function consoleLine(line: string): ConsoleLine {
-  const m = /^ssh(?:\s+(\S+)(?:\s+(.*))?)?$/.exec(line.trim());
-  if (!m) return { kind: 'kubectl', args: line };
-  if (!m[1] || !m[2]?.trim()) return { kind: 'ssh-usage' };
-  // ssh admin@control-plane reaches the same machine as ssh control-plane.
-  return { kind: 'exec', node: m[1].replace(/^[^@]*@/, ''), line: m[2].trim() };
+  const c = parseConsoleLine(line);
+  if (c.kind === 'exec' || c.kind === 'ssh-usage') return c;
+  return { kind: 'kubectl', args: c.kind === 'kubectl' ? c.args : line.trim() };
 }
 
 /** grade grades an answer for a keyed variant. It never throws on learner input. */
