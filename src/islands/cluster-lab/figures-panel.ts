@@ -76,8 +76,18 @@ export function figuresPanel(lab: Lab): Panel {
     figure.setAttribute('role', 'group');
     figure.setAttribute('aria-label', t.figuresScroll);
     const svgDoc = new DOMParser().parseFromString(f.svg, 'image/svg+xml');
-    if (svgDoc.documentElement.nodeName === 'svg')
-      figure.append(document.importNode(svgDoc.documentElement, true));
+    if (svgDoc.documentElement.nodeName === 'svg') {
+      const svg = document.importNode(svgDoc.documentElement, true) as unknown as SVGSVGElement;
+      // Shown at its own size (12 px text), never shrunk to the card: the frame scrolls instead.
+      const w = svg.viewBox.baseVal.width;
+      if (w > 0) {
+        svg.setAttribute('width', String(w));
+        svg.style.width = `${w}px`;
+        svg.style.minWidth = '';
+        svg.style.maxWidth = 'none';
+      }
+      figure.append(svg);
+    }
     const stepsBox = document.createElement('details');
     const stepsSummary = document.createElement('summary');
     stepsSummary.textContent = t.figuresSteps;
