@@ -2,6 +2,8 @@
 // with a question shares the load). Node only: never imported by the island or the worker.
 
 import { loadQuestions, type LoadedQuestion } from '../../quiz/load.ts';
+import { keyForPage } from '../../quiz/page.ts';
+import type { Keyed } from '../../quiz/grade.ts';
 
 let cache: Map<string, LoadedQuestion> | undefined;
 
@@ -16,4 +18,16 @@ export function questionById(id: string): LoadedQuestion | undefined {
 /** knownIds lists every question id, for error messages. */
 export function knownIds(): string[] {
   return [...(cache?.keys() ?? [])].sort();
+}
+
+const pageKeys = new Map<string, { yaml: string; keyed: Keyed }>();
+
+/** pageKeyOf is the key of the variant a page renders (0), worked out once per build (ordering items are shuffled away from it). */
+export function pageKeyOf(lq: LoadedQuestion): Keyed {
+  const yaml = JSON.stringify(lq.question) + (lq.scenarioYaml ?? '');
+  const hit = pageKeys.get(lq.question.id);
+  if (hit && hit.yaml === yaml) return hit.keyed;
+  const keyed = keyForPage(lq);
+  pageKeys.set(lq.question.id, { yaml, keyed });
+  return keyed;
 }
