@@ -27,9 +27,11 @@ export function figuresPanel(lab: Lab): Panel {
             : 'exec' in a
               ? `ssh ${a.node} ${a.exec}`
               : `kubectl ${a.kubectl}`
-        }`.slice(0, 80),
+        }`,
       })),
     ];
+    // A long command would make the list wider than a phone: its label is cut with an ellipsis.
+    for (const w of want) if (w.label.length > 44) w.label = `${w.label.slice(0, 43)}…`;
     const sig = want.map((w) => `${w.value}=${w.label}`).join('|');
     if (around.dataset.sig === sig) return;
     around.dataset.sig = sig;
