@@ -5,6 +5,7 @@ import { defineConfig } from 'astro/config';
 import { fileURLToPath } from 'node:url';
 import { courseSidebar } from './src/sidebar.ts';
 import { quizAudit } from './src/integrations/quiz-audit.ts';
+import { figureLegibility } from './src/lib/figures/legibility-check.ts';
 
 // The site: Starlight docs with English at / and Japanese at /ja/.
 // Lessons live in top-level content/docs (see src/content.config.ts), outside Starlight's
@@ -32,5 +33,6 @@ export default defineConfig({
     }),
     mdx(),
     quizAudit(),
+    figureLegibility(),
   ],
 });
