@@ -5,6 +5,7 @@ import { defineConfig } from 'astro/config';
 import { fileURLToPath } from 'node:url';
 import { lessonSidebar } from './src/sidebar.ts';
 import { quizAudit } from './src/integrations/quiz-audit.ts';
+import { authoring } from './src/integrations/authoring.ts';
 
 // The site: Starlight docs with English at / and Japanese at /ja/.
 // Lessons live in top-level content/docs (see src/content.config.ts), outside Starlight's
@@ -28,7 +29,12 @@ export default defineConfig({
         {
           label: 'Course',
           translations: { ja: 'コース' },
-          items: [{ slug: 'course/outline' }, { slug: 'course/fidelity' }, { slug: 'course/progress' }, { slug: 'review' }],
+          items: [
+            { slug: 'course/outline' },
+            { slug: 'course/fidelity' },
+            { slug: 'course/progress' },
+            { slug: 'review' },
+          ],
         },
         {
           label: 'Demos',
@@ -40,6 +46,8 @@ export default defineConfig({
       ],
     }),
     mdx(),
+    // Before quizAudit: a broken scenario or question file is reported once, not per variant.
+    authoring(),
     quizAudit(),
   ],
 });

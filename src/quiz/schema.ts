@@ -11,13 +11,21 @@ import { parseDuration } from '../../sim/index.ts';
 
 const kebab = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-/** Text is a string in both site languages. */
-export const TextSchema = z
+// TextFields are a text's languages; ja may be left out while its translation is pending.
+const TextFields = z
   .object({
     en: z.string().min(1, 'expected English text').describe('English text.').meta({ ja: '英語のテキスト。' }),
-    ja: z.string().min(1, 'expected Japanese text').describe('Japanese text.').meta({ ja: '日本語のテキスト。' }),
+    ja: z.string().min(1, 'expected Japanese text').optional().describe('Japanese text. Leave it out while the translation is pending: the Japanese site shows the English text with a notice, and the build lists it as untranslated.').meta({ ja: '日本語のテキスト。翻訳が済むまでは省略できる。その場合、日本語サイトでは英語のテキストをお知らせ付きで表示し、ビルドが未翻訳として一覧にする。' }),
   })
-  .strict()
+  .strict();
+
+/** withFallback shows an English-only text in English on the Japanese site; `untranslated` marks it for the notice. */
+function withFallback<T extends { en: string; ja?: string | undefined }>(t: T): Omit<T, 'ja'> & { ja: string; untranslated?: true } {
+  return { ...t, ja: t.ja ?? t.en, ...(t.ja === undefined ? { untranslated: true as const } : {}) };
+}
+
+/** Text is a string in both site languages (an English-only one falls back to English). */
+export const TextSchema = TextFields.transform(withFallback)
   .describe('Text in English and Japanese: { en: ..., ja: ... }. May use {{name}} placeholders.').meta({ ja: '英語と日本語のテキスト: { en: ..., ja: ... }。{{name}} のプレースホルダーを使える。' });
 export type Text = z.output<typeof TextSchema>;
 
@@ -176,9 +184,9 @@ export const OptionSchema = z
   })
   .strict();
 
-const HintSchema = TextSchema.extend({
+const HintSchema = TextFields.extend({
   cost: z.number().min(0).max(1).default(0).describe('Fraction of the points this hint costs (0 to 1).').meta({ ja: 'このヒントで失う得点の割合（0 から 1）。' }),
-}).describe('A hint, revealed one at a time.').meta({ ja: 'ヒント。1 つずつ表示される。' });
+}).transform(withFallback).describe('A hint, revealed one at a time.').meta({ ja: 'ヒント。1 つずつ表示される。' });
 
 const ParamSchema = z
   .object({
