@@ -138,4 +138,31 @@ describe('parseScenario', () => {
     const all = issues('name: a\nseed: -1.5\nuntil: 1m\ncluster:\n  nodes:\n    - name: node-1\n      pods: 0\n  images:\n    x:\n      exitCode: -1\n');
     for (const m of all) expect(m).not.toMatch(/Too (small|big)|Invalid input|expected (int|number|string|object|array)\b|YAML\.parse/);
   });
+  it('gives each issue its line and column, and offers the field, value or node meant by a typo', () => {
+    const err = (text: string): ScenarioError => {
+      try {
+        parseScenario(text, 'content/scenarios/x.yaml');
+      } catch (e) {
+        if (e instanceof ScenarioError) return e;
+        throw e;
+      }
+      throw new Error('expected the scenario to be rejected');
+    };
+    expect(err('name: a\nseed: 1\nuntil: 1m\nstep:\n  - at: 1s\n').details).toEqual([
+      {
+        text: '(top level) (line 4, column 1): found unknown field step, expected only the fields the scenario format defines here (name, seed, description, cluster, steps, until); did you mean steps?',
+        line: 4,
+        column: 1,
+      },
+    ]);
+    expect(err('name: a\nseed: 1\nuntil: 1m\nsteps:\n  - at: 1s\n    fault: node-down\n    nod: node-1\n').issues[0]).toBe(
+      'step 1 (at 1s): step (line 7, column 5): found unknown field nod, expected only the fields the scenario format defines here (at, apply, kubectl, fault, exec, node, expectError); did you mean node?',
+    );
+    expect(err('name: a\nseed: 1\nuntil: 1m\nsteps:\n  - at: 1s\n    fault: node-down\n    node: nod-1\n').issues[0]).toBe(
+      'step 1 (at 1s): node (line 7, column 11): found "nod-1", expected one of node-1, node-2, node-3 or control-plane; did you mean node-1?',
+    );
+    expect(err('name: a\nseed: 1\nuntil: 1m\ncluster:\n  settings: {}\n  image: {}\n').issues[0]).toContain('found unknown field image, expected only the fields the scenario format defines here (nodes, settings, images); did you mean images?');
+    expect(err('name: a\nname: b\nseed: 1\nuntil: 1m\n').details[0]).toMatchObject({ line: 2, column: 1 });
+    expect(err('name: a\nseed: 1\nuntil: 1m\nsteps:\n  - at: 1s\n    fault: node-dwn\n    node: node-1\n').issues[0]).toMatch(/; did you mean node-down\?$/);
+  });
 });
