@@ -76,7 +76,7 @@ describe('ScenarioRun.stepProblems', () => {
     expect(run.stepProblems).toHaveLength(1);
     expect(run.stepProblems[0].step).toBe(0);
     expect(run.stepProblems[0].message).toMatch(/^kubectl apply failed: The Pod "Bad_Name" is invalid: metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
-    expect(run.stepProblems[0].message).toContain('expected the apply to succeed (if the step is meant to fail, give it expectError:');
+    expect(run.stepProblems[0].message).toContain('expected the apply to succeed (if the step is meant to fail, give it expectError: "The Pod \\"Bad_Name\\" is invalid: metadata.name" or another part of the error)');
   });
   it('accepts the declared error, and reports an apply that succeeds or fails otherwise', () => {
     expect(new ScenarioRun(parseScenario(pod('Bad_Name', '    expectError: is invalid'))).run().stepProblems).toEqual([]);

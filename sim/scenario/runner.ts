@@ -100,7 +100,7 @@ export class ScenarioRun {
       const err = out.stderr.trim();
       const failed = out.exitCode !== 0;
       if (failed && s.expectError === undefined)
-        this.stepProblems.push({ step: index, message: `kubectl apply failed: ${err}; expected the apply to succeed (if the step is meant to fail, give it expectError: ${JSON.stringify(err.split('\n')[0])} or a part of it)` });
+        this.stepProblems.push({ step: index, message: `kubectl apply failed: ${err}; expected the apply to succeed (if the step is meant to fail, give it expectError: ${JSON.stringify(err.split('\n')[0].split(': ').slice(0, 2).join(': '))} or another part of the error)` });
       else if (!failed && s.expectError !== undefined)
         this.stepProblems.push({ step: index, message: `kubectl apply succeeded, expected it to fail with ${JSON.stringify(s.expectError)} (expectError)` });
       else if (failed && !err.includes(s.expectError!))

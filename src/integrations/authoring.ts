@@ -23,7 +23,7 @@ import {
   scenarioNames,
   scenarioTexts,
 } from '../lib/scenarios.ts';
-import { loadQuestions, untranslatedTexts } from '../quiz/load.ts';
+import { loadQuestions, untranslatedTexts, type LoadedQuestion } from '../quiz/load.ts';
 
 /** WATCHED are the content folders whose files the build-time components read from disk. */
 export const WATCHED = ['content/scenarios', 'content/questions'];
@@ -75,14 +75,14 @@ export function untranslated(root = process.cwd()): string[] {
   } catch {
     questions = []; // reported by contentIssues
   }
-  for (const lq of questions) {
-    const texts = untranslatedTexts(lq.question);
-    if (texts.length)
-      out.push(
-        `${lq.file}: question ${lq.question.id} has no Japanese for ${texts.join(', ')}: the Japanese site shows the English text with a notice`,
-      );
-  }
+  for (const lq of questions)
+    if (untranslatedTexts(lq.question).length) out.push(untranslatedLine(lq));
   return out;
+}
+
+/** untranslatedLine is the build's warning for a question with English-only texts. */
+export function untranslatedLine(lq: LoadedQuestion): string {
+  return `${lq.file}: question ${lq.question.id} has no Japanese for ${untranslatedTexts(lq.question).join(', ')}: the Japanese site shows the English text with a notice`;
 }
 
 /** report prints issues not printed before (dev: each change prints only what is new). */

@@ -62,7 +62,7 @@ describe('the scenario loader', () => {
     expect(e.message).not.toContain('ENOENT');
     expect(
       thrown(() => scenarioText('../secret', { file: 'content/docs/page.mdx' }, root)).issues[0]
-        .text,
+        ?.text,
     ).toMatch(/^scenario: found "..\/secret", expected the name of a file/);
   });
   it('reports a mistake in a scenario against the scenario file, at its line and column', () => {

@@ -36,6 +36,8 @@ export interface Referrer {
   needle?: string;
   /** field names the reference in the message: `scenario` or `<SequenceDiagram scenario>`. */
   field?: string;
+  /** text is the file's text, when it is not on disk (the authoring guide's examples). */
+  text?: string;
 }
 
 /** unknownScenario is the issue for a name that has no file, against the file that uses it. */
@@ -44,7 +46,7 @@ export function unknownScenario(name: string, from: Referrer, root = process.cwd
   const c = closest(name, names);
   let pos: { line: number; column: number } | undefined;
   try {
-    pos = locateText(readFileSync(join(root, from.file), 'utf8'), from.needle ?? name);
+    pos = locateText(from.text ?? readFileSync(join(root, from.file), 'utf8'), from.needle ?? name);
   } catch {
     pos = undefined;
   }

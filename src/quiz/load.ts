@@ -35,7 +35,7 @@ export class QuestionFileError extends Error {
 
   /** authorIssues are the problems as author errors against the question file. */
   authorIssues(): AuthorIssue[] {
-    return this.details.map((d) => ({ file: this.file, ...(d.line !== undefined ? { line: d.line, column: d.column ?? 1 } : {}), text: d.text.replace(/ \(line \d+, column \d+\)(?=:)/, '') }));
+    return this.details.map((d) => ({ file: this.file, ...(d.line !== undefined ? { line: d.line, column: d.column ?? 1 } : {}), text: d.text.replace(/ \(line \d+, column \d+\)(?=:)/, '').replace(/^line \d+: /, '').replace(/ at line \d+, column \d+(?=:)/, '') }));
   }
 }
 

@@ -53,6 +53,7 @@ export function checkParticipants(
   participants: readonly string[] | undefined,
   page: string,
   scenario: string,
+  text?: string,
 ): void {
   if (!participants) return;
   const all = componentsOf(run);
@@ -65,6 +66,7 @@ export function checkParticipants(
       scenario,
       `participants: found "${p}", which takes no part in this run; expected one of ${all.join(', ')}, or a prefix with * such as kubelet@*${c ? `; did you mean ${c}?` : ''}`,
       `'${p}'`,
+      text,
     );
   }
 }

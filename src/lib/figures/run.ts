@@ -40,12 +40,12 @@ export function pageFile(page: string): string | undefined {
 export class FigureError extends AuthorError {
   readonly page: string;
   readonly scenario: string;
-  constructor(page: string, scenario: string, detail: string, needle?: string) {
+  constructor(page: string, scenario: string, detail: string, needle?: string, text?: string) {
     const file = pageFile(page);
     let pos: { line: number; column: number } | undefined;
     if (file)
       try {
-        pos = locateText(readFileSync(file, 'utf8'), needle ?? `"${scenario}"`);
+        pos = locateText(text ?? readFileSync(file, 'utf8'), needle ?? `"${scenario}"`);
       } catch {
         pos = undefined;
       }
@@ -102,22 +102,26 @@ export function runFor(src: FigureSource): RunResult {
     ...(untilMs !== undefined ? { until: untilMs } : {}),
   }).run();
   // An apply the cluster refused (and the step did not expect) is a mistake in the scenario.
-  if (run.stepProblems.length) {
-    const issues: AuthorIssue[] = run.stepProblems.map((p) => {
-      const pos = stepPosition(source.text, p.step, 'apply');
-      return {
-        file: source.file,
-        ...(pos ?? {}),
-        text: `step ${p.step + 1} (at ${(sc.steps[p.step]?.at ?? 0) / 1000}s): apply: ${p.message}`,
-      };
-    });
-    throw new AuthorError(issues);
-  }
+  if (run.stepProblems.length) throw stepProblemsError(source, run);
   const result = run.result();
   // Only the latest run of each text and seed is worth keeping while a scenario is being edited.
   if (cache.size >= 256) cache.delete(cache.keys().next().value!);
   cache.set(key, result);
   return result;
+}
+
+/** stepProblemsError reports a run's apply steps that did not do what they declared, at each step's apply. */
+export function stepProblemsError(source: ScenarioSource, run: ScenarioRun): AuthorError {
+  const issues: AuthorIssue[] = run.stepProblems.map((p) => {
+    const pos = stepPosition(source.text, p.step, 'apply');
+    const at = (run.scenario.steps[p.step]?.at ?? 0) / 1000;
+    return {
+      file: source.file,
+      ...(pos ?? {}),
+      text: `step ${p.step + 1} (at ${at}s): apply: ${p.message}`,
+    };
+  });
+  return new AuthorError(issues);
 }
 
 /** figureId derives a stable id for a figure's elements from what it shows. */
