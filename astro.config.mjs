@@ -3,7 +3,7 @@ import mdx from '@astrojs/mdx';
 import starlight from '@astrojs/starlight';
 import { defineConfig } from 'astro/config';
 import { fileURLToPath } from 'node:url';
-import { lessonSidebar } from './src/sidebar.ts';
+import { courseSidebar } from './src/sidebar.ts';
 import { quizAudit } from './src/integrations/quiz-audit.ts';
 import { authoring } from './src/integrations/authoring.ts';
 
@@ -25,25 +25,11 @@ export default defineConfig({
       },
       customCss: ['./src/styles/custom.css'],
       markdown: { processedDirs: ['./content/docs'] },
-      sidebar: [
-        {
-          label: 'Course',
-          translations: { ja: 'コース' },
-          items: [
-            { slug: 'course/outline' },
-            { slug: 'course/fidelity' },
-            { slug: 'course/progress' },
-            { slug: 'review' },
-          ],
-        },
-        {
-          label: 'Demos',
-          translations: { ja: 'デモ' },
-          items: [{ slug: 'demo/figures' }, { slug: 'demo/cluster-lab' }, { slug: 'demo/quiz' }],
-        },
-        // One group per module with lessons; see src/sidebar.ts for why not `autogenerate`.
-        ...lessonSidebar(fileURLToPath(new URL('./content/docs', import.meta.url))),
-      ],
+      // The lesson path first (outline, then the lessons by module), the reference pages after it
+      // in their own groups; src/route-data.ts keeps Previous/Next on the lesson path.
+      sidebar: courseSidebar(fileURLToPath(new URL('./content/docs', import.meta.url))),
+      routeMiddleware: './src/route-data.ts',
+      components: { LanguageSelect: './src/components/LanguageSelect.astro' },
     }),
     mdx(),
     // Before quizAudit: a broken scenario or question file is reported once, not per variant.

@@ -198,7 +198,7 @@ test('the console runs kubectl and node commands, reports errors and recalls his
 
   await island.getByRole('button', { name: 'Figures of my run' }).click();
   const figures = island.locator('[data-role="figures-out"]');
-  await expect(figures.locator('.lab-steps li').first()).toBeVisible();
+  await expect(figures.locator('.lab-steps li').first()).toBeAttached();
   // The learner's own run is drawn as an SVG sequence diagram, with one numbered arrow per step.
   const svg = figures.locator('svg[role="img"]');
   await expect(svg).toHaveCount(1);
@@ -225,7 +225,9 @@ test('scaling to hundreds of Pods keeps the island drawable: a few per node, the
     /^\d{3} Pods wait for a node \(Pending: kubectl describe pod says why\)$/,
   );
   for (const node of ['node-1', 'node-2', 'node-3'])
-    expect(await island.locator(`[data-node="${node}"] [data-pod]`).count()).toBeLessThanOrEqual(40);
+    expect(await island.locator(`[data-node="${node}"] [data-pod]`).count()).toBeLessThanOrEqual(
+      40,
+    );
   // Without requests, a node takes up to 110 Pods: it draws 40 and counts the rest.
   await input.fill('kubectl create deployment many --image=nginx:1.27 --replicas=300');
   await input.press('Enter');
@@ -235,7 +237,9 @@ test('scaling to hundreds of Pods keeps the island drawable: a few per node, the
     /^\+ \d+ more Pods on this node \(kubectl get pods lists them all\)$/,
   );
   for (const node of ['node-1', 'node-2', 'node-3'])
-    expect(await island.locator(`[data-node="${node}"] [data-pod]`).count()).toBeLessThanOrEqual(40);
+    expect(await island.locator(`[data-node="${node}"] [data-pod]`).count()).toBeLessThanOrEqual(
+      40,
+    );
   await input.fill('kubectl get deployment web');
   await input.press('Enter');
   await expect(output).toContainText(/web\s+\d+\/400/);
@@ -273,3 +277,178 @@ test('the Japanese page runs the island in Japanese', async ({ page }, testInfo)
   await page.keyboard.press('Enter');
   await expectAccessible(page, testInfo, '/ja/demo/cluster-lab/ with the island in use');
 });
+
+// ---- issue 15: Why? to the cause, shared transcripts, console commands, figures of my run ----
+
+/** CASES are the two ways these tests look at the lab: English wide, Japanese on a phone. */
+const CASES = [
+  { lang: 'en', width: 1280, height: 900, prefix: '' },
+  { lang: 'ja', width: 390, height: 844, prefix: '/ja' },
+] as const;
+
+const WORDS = {
+  en: {
+    command: 'Command',
+    node: 'Node',
+    stop: 'Stop node',
+    target: 'Pod or node',
+    by: 'Stop node on node-2, done by you',
+    console: 'This console accepts',
+    manifest: 'Manifest (YAML; several documents separated by ---)',
+    apply: 'Apply',
+    figures: 'Figures of my run',
+    around: 'Around',
+    span: 'Window',
+  },
+  ja: {
+    command: 'コマンド',
+    node: 'ノード',
+    stop: 'ノードを停止',
+    target: 'Pod またはノード',
+    by: 'node-2 で「ノードを停止」(あなたが実行)',
+    console: 'このコンソールで使えるコマンド',
+    manifest: 'マニフェスト(YAML。複数のドキュメントは --- で区切る)',
+    apply: '適用',
+    figures: '自分の実行を図にする',
+    around: '基準',
+    span: '範囲',
+  },
+} as const;
+
+/** noWiderThanScreen checks that nothing makes the page scroll sideways. */
+async function noWiderThanScreen(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
+    true,
+  );
+}
+
+for (const c of CASES) {
+  const w = WORDS[c.lang];
+
+  test(`${c.lang} ${c.width}px: Why? on a NotReady node names the missed Lease renewals and the fault, and a shared URL restores the transcript and the Why? panel`, async ({
+    page,
+    context,
+  }) => {
+    await page.setViewportSize({ width: c.width, height: c.height });
+    await page.goto(`${c.prefix}/demo/cluster-lab/`);
+    await openLab(page);
+    const island = lab(page);
+    const input = island.getByRole('textbox', { name: w.command });
+    await seek(page, 50_000);
+    await island.getByLabel(w.node, { exact: true }).selectOption('node-2');
+    await island.getByRole('button', { name: w.stop }).click();
+    await input.fill('help');
+    await input.press('Enter');
+    await seek(page, 120_000);
+    await island.getByLabel(w.target).selectOption('node:node-2');
+    const why = island.locator('[data-role="why-out"]');
+    await expect(why).toContainText(
+      'Ready=Unknown NodeStatusUnknown: Kubelet stopped posting node status.',
+    );
+    const link = why.locator('li[data-kind="lease"]').first();
+    await expect(link).toContainText('kube-node-lease/node-2');
+    await expect(link).toContainText('node-monitor-grace-period');
+    await expect(why.locator('li[data-kind="fault"]').first()).toContainText(w.by);
+    await noWiderThanScreen(page);
+
+    const other = await context.newPage();
+    await other.setViewportSize({ width: c.width, height: c.height });
+    await other.goto(page.url());
+    await openLab(other);
+    await expect(lab(other).getByRole('log')).toContainText(w.console);
+    await expect(
+      lab(other).locator('[data-role="why-out"] li[data-kind="lease"]').first(),
+    ).toContainText('kube-node-lease/node-2');
+    await other.close();
+  });
+
+  test(`${c.lang} ${c.width}px: the console has help, Tab completion, logs, exec, -w and a manifest editor`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: c.width, height: c.height });
+    await page.goto(`${c.prefix}/demo/cluster-lab/`);
+    await openLab(page);
+    const island = lab(page);
+    const input = island.getByRole('textbox', { name: w.command });
+    const output = island.getByRole('log');
+    await seek(page, 30_000);
+    const pod = (await island.locator('[data-pod^="web-"]').first().getAttribute('data-pod'))!;
+
+    await input.fill('kubectl get po');
+    await input.press('Tab');
+    await expect(input).toHaveValue('kubectl get pods ');
+    await input.fill('kubectl logs we');
+    await input.press('Tab');
+    await expect(input).toHaveValue(/^kubectl logs web-[a-z0-9]+-$/);
+    await expect(island.locator('[data-role="completions"]')).toContainText(pod);
+
+    await input.fill(`kubectl exec ${pod} -- hostname`);
+    await input.press('Enter');
+    await expect(output).toContainText(`$ kubectl exec ${pod} -- hostname\n${pod}\n`);
+    await input.fill('kubectl logs nope');
+    await input.press('Enter');
+    await expect(output).toContainText('Error from server (NotFound): pods "nope" not found');
+
+    // -w prints the list, then a row (no header) each time the Deployment changes as time plays.
+    await input.fill('kubectl get deployments -w');
+    await input.press('Enter');
+    await seek(page, 120_000);
+    await expect(output).toContainText(/\nweb {3}2\/3 {3}3 {5}2 {5}\d+[sm]\n/);
+    await input.press('Escape');
+    await expect(output).toContainText('^C');
+
+    const editor = island.getByRole('textbox', { name: w.manifest });
+    await editor.fill(
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: hello\nspec:\n  selector:\n    app: hello\n   ports:\n  - port: 80\n',
+    );
+    await island.getByRole('button', { name: w.apply, exact: true }).click();
+    // kubectl numbers the line within the second document, as it converts each on its own.
+    await expect(island.locator('[data-role="manifest-result"]')).toHaveText(
+      'error: error parsing STDIN: error converting YAML to JSON: yaml: line 8: did not find expected key',
+    );
+    await editor.fill(
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: hello\nspec:\n  selector:\n    app: hello\n  ports:\n  - port: 80\n',
+    );
+    await island.getByRole('button', { name: w.apply, exact: true }).click();
+    await expect(island.locator('[data-role="manifest-result"]')).toHaveText(
+      'namespace/team-a created\nservice/hello created',
+    );
+    await input.fill('kubectl get namespace team-a');
+    await input.press('Enter');
+    await expect(output).toContainText(/team-a\s+Active/);
+    await noWiderThanScreen(page);
+  });
+
+  test(`${c.lang} ${c.width}px: Figures of my run reach the eviction of a node stopped at 8:00 and stay in their card`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: c.width, height: c.height });
+    const state = {
+      v: 2,
+      s: 'node-failure',
+      seed: SEED,
+      t: 870_000,
+      a: [{ at: 480_000, fault: 'node-down', node: 'node-2' }],
+    };
+    const hash = Buffer.from(JSON.stringify(state)).toString('base64url');
+    await page.goto(`${c.prefix}/demo/cluster-lab/#lab=${hash}`);
+    await openLab(page);
+    const island = lab(page);
+    await island.getByLabel(w.around).selectOption('0');
+    await island.getByLabel(w.span).selectOption('600000');
+    await island.getByRole('button', { name: w.figures }).click();
+    const figures = island.locator('[data-role="figures-out"]');
+    await expect(figures.locator('.lab-figure svg')).toHaveCount(1);
+    const steps = figures.locator('.lab-steps');
+    await expect(steps).toContainText('fault: node-down node-2');
+    await expect(steps).toContainText(
+      /taint-eviction-controller → kube-apiserver: delete pods web-/,
+    );
+    // Heartbeats are left out unless asked for.
+    await expect(steps).not.toContainText('update leases');
+    await noWiderThanScreen(page);
+    const frame = await figures.locator('.lab-figure').boundingBox();
+    const card = await island.boundingBox();
+    expect(frame!.x + frame!.width).toBeLessThanOrEqual(card!.x + card!.width);
+  });
+}

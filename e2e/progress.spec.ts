@@ -234,6 +234,20 @@ test('an interview round holds feedback back until Finish, then debriefs', async
   await expect(q).toBeInViewport();
   // The answer was recorded as progress too.
   expect((await stored(page))?.questions['demo-who-binds']?.solved).toBe(true);
+  // No question offers attempts once the round is over.
+  for (const text of await set.locator('[data-role="live"]').allTextContents())
+    expect(text).not.toContain('attempts left');
+
+  // A reload shows the finished round's debrief again, and the questions can be answered.
+  await page.reload();
+  await expect(debrief).toBeVisible();
+  await expect(debrief).toContainText('Score: 1 of 3');
+  await expect(debrief.locator('li').nth(0)).toHaveAttribute('data-result', 'correct');
+  await expect(set.locator('[data-role="questions"]')).toBeVisible();
+  await expect(set.getByRole('button', { name: 'Start the round' })).toBeHidden();
+  await set.getByRole('button', { name: 'Start a new round' }).click();
+  await expect(set.getByRole('button', { name: 'Start the round' })).toBeVisible();
+  await expect(debrief).toBeHidden();
 });
 
 test('the Japanese progress page and the practice set render', async ({ page }) => {

@@ -85,7 +85,9 @@ const graded = (page: Page) =>
   page.evaluate(() => (window as unknown as { __graded: Graded[] }).__graded);
 
 /** openReplacementSeconds opens the demo page's numeric question, with its answer box and key. */
-async function openReplacementSeconds(page: Page): Promise<{ r: Locator; box: Locator; value: number; k: Keyed }> {
+async function openReplacementSeconds(
+  page: Page,
+): Promise<{ r: Locator; box: Locator; value: number; k: Keyed }> {
   await openDemo(page);
   const k = keyOf('demo-replacement-seconds');
   const r = await open(page, 'demo-replacement-seconds');
@@ -112,7 +114,7 @@ async function orderTo(r: Locator, values: string[]): Promise<void> {
   }
 }
 
-test('choice: right, wrong with option marks and evidence, hint, attempts, solution and another variant', async ({
+test('choice: right, wrong with marks on the chosen option only, the key after the last attempt, hint, solution and another variant', async ({
   page,
 }) => {
   await openDemo(page);
@@ -141,25 +143,30 @@ test('choice: right, wrong with option marks and evidence, hint, attempts, solut
   await check(r);
   await expect(live(r)).toContainText('Not right. 2 attempts left.');
   await expect(r.locator(`[data-option="${wrong[0]}"] [data-role="mark"]`)).toHaveText('✗ wrong');
-  await expect(r.locator(`[data-option="${right[0]}"] [data-role="mark"]`)).toContainText(
-    'right, but not chosen',
-  );
+  // While attempts remain, nothing marks the right option and the key run is not shown.
+  await expect(r.locator(`[data-option="${right[0]}"] [data-role="mark"]`)).toBeEmpty();
   await expect(
     r.locator(`[data-option="${wrong[0]}"] [data-role="option-feedback"]`),
   ).not.toBeEmpty();
   const feedback = r.locator('[data-role="feedback"]');
-  await expect(feedback.getByRole('heading', { name: 'What the cluster did' })).toBeVisible();
+  await expect(feedback.getByRole('heading', { name: 'What the cluster did' })).toHaveCount(0);
+  await expect(feedback.getByRole('heading', { name: 'Explanation' })).toHaveCount(0);
+
+  await r.locator(`[data-option="${wrong[1]}"] input`).check();
+  await check(r);
+  await expect(live(r)).toContainText('Not right. 1 attempt left.');
+  await expect(r.locator(`[data-option="${right[0]}"] [data-role="mark"]`)).toBeEmpty();
+  await r.locator(`[data-option="${wrong[2]}"] input`).check();
+  await check(r);
+  await expect(live(r)).toContainText('No attempts left');
+  // The last attempt reveals the key: the right option, what the cluster did, the explanation.
+  await expect(r.locator(`[data-option="${right[0]}"] [data-role="mark"]`)).toContainText(
+    'right, but not chosen',
+  );
   await expect(feedback.locator('.quiz-evidence li').first()).toContainText(
     'kube-scheduler: create pods/binding',
   );
-  // The explanation quotes the answer, so it waits until the question is over.
-  await expect(feedback.getByRole('heading', { name: 'Explanation' })).toHaveCount(0);
-
-  for (const w of [wrong[1], wrong[2]]) {
-    await r.locator(`[data-option="${w}"] input`).check();
-    await check(r);
-  }
-  await expect(live(r)).toContainText('No attempts left');
+  await expect(feedback).toContainText(`every binding was created by ${k.values.answer}`);
   await expect(r.getByRole('button', { name: 'Check', exact: true })).toBeDisabled();
   const events = await graded(page);
   expect(events.map((e) => [e.attempt, e.correct, e.final])).toEqual([
@@ -205,7 +212,7 @@ test('choice: right, wrong with option marks and evidence, hint, attempts, solut
   });
 });
 
-test('numeric: invalid input uses no attempt, a hint costs points, wrong shows what the cluster did', async ({
+test('numeric: invalid input uses no attempt, a hint costs points, a wrong number shows neither the key nor the key run', async ({
   page,
 }) => {
   const { r, box, value, k } = await openReplacementSeconds(page);
@@ -223,11 +230,13 @@ test('numeric: invalid input uses no attempt, a hint costs points, wrong shows w
 
   await box.fill('40');
   await check(r);
-  await expect(live(r)).toContainText('Not right.');
-  const facts = r.locator('.quiz-evidence li');
-  await expect(facts.first()).toContainText('s — fault node-down on node-1');
-  await expect(r.locator('.quiz-evidence')).toContainText('node-1 Ready: True → Unknown');
-  await expect(r.locator('.quiz-evidence')).toContainText('the measured interval ends');
+  await expect(live(r)).toContainText('Not right. 2 attempts left.');
+  // Neither the measured number nor the key run shows while attempts remain (nor too low: the
+  // question does not allow it).
+  await expect(r.locator('.quiz-evidence')).toHaveCount(0);
+  await expect(r).not.toContainText('the simulator:');
+  await expect(r).not.toContainText(formatNumber(value));
+  await expect(r).not.toContainText('too low');
 
   await r.getByRole('button', { name: 'Hint (costs 25% of the points)' }).click();
   await expect(r.locator('[data-role="hints"]')).toContainText('Two waits add up');
@@ -262,12 +271,23 @@ test('ordering with the keyboard, and matching: right and wrong', async ({ page 
   await orderTo(r, [want[1]!, want[0]!, ...want.slice(2)]);
   await check(r);
   await expect(live(r)).toContainText('Partly right: 50% of the points.');
-  await expect(r.locator('.quiz-evidence li')).toHaveCount(want.length);
+  // Feedback names the learner's own misplaced pair by its labels, not the order, not ids.
+  const label = (v: string) =>
+    lq('demo-order-apply').question.kind === 'ordering'
+      ? (
+          lq('demo-order-apply').question as { items: { value: string; label: { en: string } }[] }
+        ).items.find((i) => i.value === v)!.label.en
+      : v;
+  await expect(r.locator('[data-role="feedback"]')).toContainText(
+    `Your order puts “${label(want[1]!)}” before “${label(want[0]!)}”, which the run contradicts.`,
+  );
+  await expect(r.locator('.quiz-evidence')).toHaveCount(0);
   await orderTo(r, want);
   await expect(live(r)).toContainText(`is now number`);
   await check(r);
   await expect(live(r)).toContainText('Correct.');
   await expect(r.locator('[data-role="feedback"]')).toContainText("The simulator's trace shows");
+  await expect(r.locator('[data-role="feedback"]')).toContainText(label(want[0]!));
 
   const mk = keyOf('demo-match-responsibilities');
   const pairs = mk.key.kind === 'matching' ? mk.key.pairs : {};
@@ -282,13 +302,20 @@ test('ordering with the keyboard, and matching: right and wrong', async ({ page 
     await m.locator(`select[data-left="${l}"]`).selectOption(rights[(i + 1) % rights.length]!);
   await check(m);
   await expect(live(m)).toContainText('Not right.');
-  await expect(m.locator('.quiz-evidence')).toContainText('kube-scheduler: create pods/binding');
+  // The learner's rows are marked; the key is not shown.
+  await expect(m.locator('.quiz-matching .quiz-row [data-mark="wrong"]')).toHaveCount(lefts.length);
+  await expect(m.locator('.quiz-evidence')).toHaveCount(0);
+  // One answer for two items is turned away, with no attempt used.
+  await m.locator(`select[data-left="${lefts[1]}"]`).selectOption(rights[(0 + 1) % rights.length]!);
+  await check(m);
+  await expect(live(m)).toContainText('Not graded (no attempt used): You chose');
+  await expect(live(m)).toContainText('for two items');
   for (const l of lefts) await m.locator(`select[data-left="${l}"]`).selectOption(pairs[l]!);
   await check(m);
   await expect(live(m)).toContainText('Correct.');
 });
 
-test('predict: the reveal sits next to the prediction; what-if checks; task console and checks', async ({
+test('predict: what the cluster showed sits next to the prediction once revealed; what-if checks; task console and checks', async ({
   page,
 }) => {
   await openDemo(page);
@@ -298,15 +325,16 @@ test('predict: the reveal sits next to the prediction; what-if checks; task cons
   await p.locator('[data-option="Pending"] input').check();
   await check(p);
   await expect(live(p)).toContainText('Not right.');
-  await expect(p.getByRole('heading', { name: 'Your prediction' })).toBeVisible();
-  await expect(p.locator('.quiz-compare')).toContainText('Pending');
-  await expect(p.locator('.quiz-compare pre')).toContainText(
-    /\$ kubectl get pods -o wide\nNAME\s+READY\s+STATUS/,
-  );
-  await expect(p.locator('.quiz-evidence')).toContainText('fault partition on node-1');
+  // What the cluster showed is the key: it waits for a right answer or the last attempt.
+  await expect(p.locator('.quiz-compare')).toHaveCount(0);
+  await expect(p.locator('.quiz-evidence')).toHaveCount(0);
   await p.locator(`[data-option="${right}"] input`).check();
   await check(p);
   await expect(live(p)).toContainText('Correct.');
+  await expect(p.getByRole('heading', { name: 'Your prediction' })).toBeVisible();
+  await expect(p.locator('.quiz-compare pre')).toContainText(
+    /\$ kubectl get pods -o wide\nNAME\s+READY\s+STATUS/,
+  );
 
   const w = await open(page, 'demo-whatif-rollout');
   const surge = w.getByRole('spinbutton', { name: 'maxSurge' });
@@ -315,6 +343,14 @@ test('predict: the reveal sits next to the prediction; what-if checks; task cons
   await surge.fill('9');
   await check(w);
   await expect(live(w)).toContainText('maxSurge: enter a whole number from 0 to 3.');
+  // Values kube-apiserver rejects earn nothing.
+  await surge.fill('0');
+  await unavailable.fill('0');
+  await check(w);
+  await expect(live(w)).toContainText('Not right.');
+  await expect(w.locator('[data-role="feedback"]')).toContainText(
+    'The cluster turned your values down',
+  );
   await surge.fill('1');
   await unavailable.fill('1');
   await check(w);
@@ -328,7 +364,9 @@ test('predict: the reveal sits next to the prediction; what-if checks; task cons
   await expect(w.locator('.quiz-checks li[data-passed="true"]')).toHaveCount(3);
 
   const t = await open(page, 'demo-task-pending');
-  const console = t.getByRole('textbox', { name: 'Commands, one per line (kubectl, or ssh NODE COMMAND)' });
+  const console = t.getByRole('textbox', {
+    name: 'Commands, one per line (kubectl, or ssh NODE COMMAND)',
+  });
   await console.fill('kubectl get pods\n<img src=x onerror=alert(1)>');
   await t.getByRole('button', { name: 'Run', exact: true }).click();
   const out = t.getByRole('log', { name: 'Output of your commands' });
@@ -337,7 +375,8 @@ test('predict: the reveal sits next to the prediction; what-if checks; task cons
   await expect(out.locator('img')).toHaveCount(0);
   await console.fill('get pods');
   await check(t);
-  await expect(live(t)).toContainText(/Partly right|Not right/);
+  // Nothing fixed earns nothing, though the Deployment's selector check holds untouched.
+  await expect(live(t)).toContainText('Not right.');
   await expect(t.locator('.quiz-checks li[data-passed="false"]').first()).toContainText(
     'Both db Pods are Running',
   );
@@ -346,8 +385,13 @@ test('predict: the reveal sits next to the prediction; what-if checks; task cons
   await expect(live(t)).toContainText('Correct.');
   await expect(out).toContainText('node/node-2 labeled');
   expect(
-    (await graded(page)).filter((e) => e.id === 'demo-task-pending').map((e) => e.correct),
-  ).toEqual([false, true]);
+    (await graded(page))
+      .filter((e) => e.id === 'demo-task-pending')
+      .map((e) => [e.correct, e.score]),
+  ).toEqual([
+    [false, 0],
+    [true, 1],
+  ]);
 });
 
 test('interview: self-assessed against the model answer; interview mode holds feedback until quiz:reveal', async ({
@@ -376,6 +420,9 @@ test('interview: self-assessed against the model answer; interview mode holds fe
   });
   await c.evaluate((el) => el.dispatchEvent(new CustomEvent('quiz:reveal')));
   await expect(live(c)).toContainText('Not right.');
+  // The round is over: no attempts are left to offer, and the key shows.
+  await expect(live(c)).not.toContainText('attempts left');
+  await expect(c.getByRole('button', { name: 'Check', exact: true })).toBeDisabled();
   await expect(c.locator('.quiz-evidence')).toBeVisible();
 
   const r = await open(page, 'demo-interview-architecture');
@@ -434,7 +481,7 @@ test('the Japanese page grades in Japanese', async ({ page }) => {
   await check(r, '答え合わせ');
   // Japanese sentences are joined without a space.
   await expect(live(r)).toContainText('不正解です。あと 2 回答えられます。');
-  await expect(r.getByRole('heading', { name: 'クラスターで実際に起きたこと' })).toBeVisible();
+  await expect(r.getByRole('heading', { name: 'クラスターで実際に起きたこと' })).toHaveCount(0);
   await r.getByRole('radio', { name: 'kube-scheduler' }).check();
   await check(r, '答え合わせ');
   await expect(live(r)).toContainText('正解です。');
@@ -467,7 +514,11 @@ test('key-based answers are graded ahead as they change: Check shows the result 
 
   // Ordering: a move with the keyboard is an answer change too.
   const o = await open(page, 'demo-order-apply');
-  await o.locator('[data-role="order"] > li').last().getByRole('button', { name: /^Move up/ }).click();
+  await o
+    .locator('[data-role="order"] > li')
+    .last()
+    .getByRole('button', { name: /^Move up/ })
+    .click();
   await expect(o).toHaveAttribute('data-graded-ahead', 'true');
   await check(o);
   await expect(o).toHaveAttribute('data-worker-ms', '0.0');
@@ -486,7 +537,11 @@ test('grading time in the browser over about 20 gradings', async ({ page }, test
   const check = async (r: Locator) => {
     const m = await checkTimed(r);
     workerMs.push(m.worker);
-    each.push({ id: (await r.getAttribute('data-question-id')) ?? '', ms: m.roundTrip, worker: m.worker });
+    each.push({
+      id: (await r.getAttribute('data-question-id')) ?? '',
+      ms: m.roundTrip,
+      worker: m.worker,
+    });
     return m.roundTrip;
   };
   const wrongChoice = async (id: string, opts: string[], right: string) => {
@@ -595,4 +650,168 @@ test('grading time in the browser over about 20 gradings', async ({ page }, test
     testInfo.annotations.push({ type: 'grading-time', description: line });
   }
   expect(all.length).toBeGreaterThanOrEqual(18);
+});
+
+/** keyOrderOf is the order of an ordering question's items on the page. */
+const shownOrder = (r: Locator) =>
+  r
+    .locator('[data-role="order"] > li')
+    .evaluateAll((lis) => lis.map((li) => (li as HTMLElement).dataset.value!));
+
+// Assessment integrity, in both languages and at both widths: while attempts remain, feedback
+// speaks of the learner's own answer and never of the key.
+for (const { lang, width, height } of [
+  { lang: 'en', width: 1280, height: 900 },
+  { lang: 'ja', width: 390, height: 844 },
+] as const) {
+  test.describe(`${lang} at ${width} px`, () => {
+    test.use({ viewport: { width, height } });
+    test(`a wrong answer shows no key until the last attempt (${lang}, ${width} px)`, async ({
+      page,
+    }) => {
+      await openDemo(page, lang === 'ja' ? '/ja/demo/quiz/' : '/demo/quiz/');
+      const submit = lang === 'ja' ? '答え合わせ' : 'Check';
+      const noKey = async (r: Locator) => {
+        await expect(r.locator('.quiz-evidence, .quiz-compare')).toHaveCount(0);
+        await expect(r.locator('[data-mark="missed"]')).toHaveCount(0);
+        await expect(r).not.toHaveAttribute('data-explained', 'true');
+        await expect(r).toHaveAttribute('data-revealed', 'false');
+      };
+
+      // Choice: three wrong picks; the right option is marked only after the third.
+      const right = (keyOf('demo-who-binds').key as { values: string[] }).values[0]!;
+      const c = await open(page, 'demo-who-binds');
+      const wrong = ['kubelet', 'replicaset-controller', 'kube-apiserver'].filter(
+        (x) => x !== right,
+      );
+      for (const [i, w] of wrong.entries()) {
+        await c.locator(`[data-option="${w}"] input`).check();
+        await check(c, submit);
+        if (i < wrong.length - 1) {
+          await noKey(c);
+          await expect(c.locator(`[data-option="${right}"] [data-role="mark"]`)).toBeEmpty();
+          await expect(c.locator(`[data-option="${w}"] [data-role="mark"]`)).toHaveAttribute(
+            'data-mark',
+            'wrong',
+          );
+        }
+      }
+      await expect(c).toHaveAttribute('data-revealed', 'true');
+      await expect(c.locator(`[data-option="${right}"] [data-role="mark"]`)).toHaveAttribute(
+        'data-mark',
+        'missed',
+      );
+      await expect(c.locator('.quiz-evidence')).toBeVisible();
+
+      // Numeric: no measured number, no evidence.
+      const nk = keyOf('demo-replacement-seconds').key as { value: number };
+      const n = await open(page, 'demo-replacement-seconds');
+      await n.locator('[data-role="number"]').fill('40');
+      await check(n, submit);
+      await noKey(n);
+      await expect(n).not.toContainText(formatNumber(nk.value));
+
+      // Ordering: neither the page nor the island shows the key order; a wrong order names one
+      // pair of the learner's own, by its labels.
+      const want = (keyOf('demo-order-apply').key as { values: string[] }).values;
+      const o = await open(page, 'demo-order-apply');
+      expect(await shownOrder(o)).not.toEqual(want);
+      await orderTo(o, [want[1]!, want[0]!, ...want.slice(2)]);
+      await check(o, submit);
+      await noKey(o);
+      const items = (
+        lq('demo-order-apply').question as {
+          items: { value: string; label: Record<string, string> }[];
+        }
+      ).items;
+      const label = (v: string) => items.find((i) => i.value === v)!.label[lang]!;
+      await expect(o.locator('[data-role="feedback"]')).toContainText(label(want[1]!));
+      await expect(o.locator('[data-role="feedback"]')).toContainText(label(want[0]!));
+      await expect(o.locator('[data-role="feedback"]')).not.toContainText(want[0]!);
+
+      // Matching: the learner's rows are marked, the key is not shown.
+      const pairs = (keyOf('demo-match-responsibilities').key as { pairs: Record<string, string> })
+        .pairs;
+      const m = await open(page, 'demo-match-responsibilities');
+      const lefts = Object.keys(pairs);
+      const rights = lefts.map((l) => pairs[l]!);
+      // Right for the first row, the others shifted among themselves.
+      await m.locator(`select[data-left="${lefts[0]}"]`).selectOption(rights[0]!);
+      for (const [i, l] of lefts.slice(1).entries())
+        await m
+          .locator(`select[data-left="${l}"]`)
+          .selectOption(rights[1 + ((i + 1) % (rights.length - 1))]!);
+      await check(m, submit);
+      await noKey(m);
+      await expect(
+        m.locator(`.quiz-row[data-left="${lefts[0]}"] [data-role="mark"]`),
+      ).toHaveAttribute('data-mark', 'right');
+      await expect(m.locator('.quiz-row [data-mark="wrong"]')).toHaveCount(lefts.length - 1);
+      // Nothing is wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
+    });
+  });
+}
+
+test('no built page gives a key away: every ordering question out of key order, no fixture, explanation or model answer in the HTML', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { auditRendered, keyForPage, renderedQuestions } = await import('../src/quiz/page.ts');
+  const files = readdirSync('dist', { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.html'))
+    .map((e) => join(e.parentPath, e.name));
+  const keyed = new Map<string, Keyed>();
+  const ordering = new Set<string>();
+  const problems: string[] = [];
+  for (const f of files) {
+    for (const r of renderedQuestions(readFileSync(f, 'utf8'))) {
+      const q = lq(r.id);
+      if (q.question.kind === 'ordering') ordering.add(r.id);
+      if (!keyed.has(r.id)) keyed.set(r.id, keyForPage(q));
+      problems.push(...auditRendered(r, q, keyed.get(r.id)!).map((p) => `${f}: ${r.id}: ${p}`));
+    }
+  }
+  expect(problems).toEqual([]);
+  // Every ordering question of the course is on some page, and was checked.
+  expect([...ordering].sort()).toEqual(
+    [...QUESTIONS.values()]
+      .filter((x) => x.question.kind === 'ordering')
+      .map((x) => x.question.id)
+      .sort(),
+  );
+});
+
+test('the script an interview round loads before the debrief carries no model answer or correct fixture', async ({
+  page,
+}) => {
+  const bodies: string[] = [];
+  page.on('response', async (res) => {
+    const type = res.request().resourceType();
+    if (type === 'script' || type === 'document' || type === 'fetch' || type === 'xhr')
+      bodies.push(`${res.url()}\n${await res.text().catch(() => '')}`);
+  });
+  await openDemo(page, '/demo/interview/');
+  await page.getByRole('button', { name: 'Start the round' }).click();
+  for (const id of ['demo-who-binds', 'demo-order-apply', 'demo-replacement-seconds'])
+    await open(page, id);
+  // The interview question on the quiz page, before its model answer is asked for.
+  await openDemo(page, '/demo/quiz/');
+  const iv = await open(page, 'demo-interview-architecture');
+  await expect(iv.getByRole('button', { name: 'Show model answer' })).toBeEnabled();
+  await open(page, 'demo-task-pending');
+  await open(page, 'demo-whatif-rollout');
+  const secrets: string[] = [];
+  for (const x of QUESTIONS.values()) {
+    const q = x.question;
+    if (q.kind === 'interview') secrets.push(q.modelAnswer.en, q.modelAnswer.ja);
+    if (q.explanation) secrets.push(q.explanation.en, q.explanation.ja);
+    if (q.kind === 'task') secrets.push(...q.fixtures.correct.map((c) => c.join('\n')));
+  }
+  expect(bodies.length).toBeGreaterThan(3);
+  expect(bodies.some((b) => b.split('\n')[0]!.includes('/quiz-answers/'))).toBe(false);
+  for (const b of bodies)
+    for (const s of secrets)
+      expect(b.includes(s), `${b.split('\n')[0]} carries ${s.slice(0, 60)}`).toBe(false);
 });

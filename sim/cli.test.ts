@@ -1,10 +1,12 @@
 // The command line as a user runs it: exit codes, stdout holding only the result, and errors
-// that name the file, step, field, what was found and what was expected.
+// that name the file, step, field, what was found and what was expected. The commands run
+// in-process through main(argv, io) (STYLE.md §7); one smoke test spawns the real script.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from './cli.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const node = join(root, 'node_modules', '.bin', 'node');
@@ -15,8 +17,16 @@ const node = join(root, 'node_modules', '.bin', 'node');
 function simIn(opts: { cwd?: string; env?: Record<string, string | undefined> }, ...args: string[]) {
   const env: Record<string, string | undefined> = { ...process.env, INIT_CWD: undefined, npm_lifecycle_event: undefined, ...opts.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  const r = spawnSync(node, [join(root, 'sim', 'cli.ts'), ...args], { cwd: opts.cwd ?? root, encoding: 'utf8', env });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  let stdout = '';
+  let stderr = '';
+  const code = main(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    cwd: opts.cwd ?? root,
+    env,
+    isTTY: false,
+  });
+  return { code, stdout, stderr };
 }
 
 function sim(...args: string[]) {
@@ -31,6 +41,18 @@ function scenarioFile(text: string): string {
 }
 
 describe('sim CLI', () => {
+  it('runs as a script: `node sim/cli.ts` prints the report on stdout and exits 0, or 2 with the error on stderr', () => {
+    const env = { ...process.env, INIT_CWD: undefined, npm_lifecycle_event: undefined };
+    const spawn = (...args: string[]) => spawnSync(node, [join(root, 'sim', 'cli.ts'), ...args], { cwd: root, encoding: 'utf8', env });
+    const ok = spawn('run', 'content/scenarios/pending-pod.yaml', '--until', '1s');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('# scenario pending-pod (seed 5, until 1s)');
+    expect(ok.stderr).toBe('');
+    const bad = spawn('run', 'nope.yaml');
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('cannot read scenario file "nope.yaml": no such file');
+  });
   it('prints one JSON object with the documented keys for --json', () => {
     const r = sim('run', 'content/scenarios/pending-pod.yaml', '--json', '--until', '15s');
     expect(r.code).toBe(0);

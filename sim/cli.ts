@@ -2,6 +2,8 @@
 // The simulator's command line: `node sim/cli.ts run <scenario.yaml> [--seed N] [--until D]
 // [--json | --summary]`. Only the result goes to stdout; progress goes to stderr. This file is
 // the Node boundary of sim/: it may read files, argv and the wall clock (for --summary).
+// `main(argv, io)` is the whole command with the process's streams, directory and environment
+// passed in, so tests run it in-process (STYLE.md §7); run as a script, it uses the real ones.
 
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -30,9 +32,32 @@ Options:
 A relative scenario path is read from the directory npm run was started in.
 `;
 
+/** CliIo is what the command reads from and writes to its process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** cwd is the process's working directory. */
+  cwd: string;
+  /** env is the process's environment (npm's INIT_CWD and npm_lifecycle_event are read). */
+  env: Record<string, string | undefined>;
+  /** isTTY reports whether stderr is a terminal, where progress is shown. */
+  isTTY: boolean;
+}
+
+/** Exit ends the command early with an exit code, its message already written. */
+class Exit extends Error {
+  readonly code: number;
+  constructor(code: number) {
+    super(`exit ${code}`);
+    this.code = code;
+  }
+}
+
+let io: CliIo;
+
 function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
+  io.stderr(`${message}\n`);
+  throw new Exit(2);
 }
 
 interface Args {
@@ -46,8 +71,8 @@ interface Args {
 function parseArgs(argv: string[]): Args {
   if (argv.length === 0) fail(`error: no command given; expected "run"\n\n${USAGE}`);
   if (argv.includes('-h') || argv.includes('--help')) {
-    process.stdout.write(USAGE);
-    process.exit(0);
+    io.stdout(USAGE);
+    throw new Exit(0);
   }
   const [cmd, ...rest] = argv;
   if (cmd !== 'run') fail(`error: unknown command "${cmd}"; expected "run"\n\n${USAGE}`);
@@ -146,12 +171,24 @@ function summary(run: ScenarioRun, wallMs: number): object {
  * started this script itself (an outer `npm test` also sets it, for its own directory).
  */
 function callerDir(): string {
-  const env = process.env;
-  return env.npm_lifecycle_event === 'sim' && env.INIT_CWD ? env.INIT_CWD : process.cwd();
+  const env = io.env;
+  return env.npm_lifecycle_event === 'sim' && env.INIT_CWD ? env.INIT_CWD : io.cwd;
 }
 
-function main(): void {
-  const args = parseArgs(process.argv.slice(2));
+/** main runs the command line `argv` (without node and the script) and returns its exit code. */
+export function main(argv: string[], cliIo: CliIo): number {
+  io = cliIo;
+  try {
+    runCommand(argv);
+    return 0;
+  } catch (e) {
+    if (e instanceof Exit) return e.code;
+    throw e;
+  }
+}
+
+function runCommand(argv: string[]): void {
+  const args = parseArgs(argv);
   const path = isAbsolute(args.file) ? args.file : resolve(callerDir(), args.file);
   let text: string;
   try {
@@ -185,19 +222,27 @@ function main(): void {
   for (let t = Math.min(slice, run.until); ; t = Math.min(t + slice, run.until)) {
     run.runUntil(t);
     const now = process.hrtime.bigint();
-    if (process.stderr.isTTY && now - lastPrint > 1_000_000_000n) {
-      process.stderr.write(`\rsim: t=${t / 1000}s of ${run.until / 1000}s, ${run.cluster.sim.eventsProcessed} events`);
+    if (io.isTTY && now - lastPrint > 1_000_000_000n) {
+      io.stderr(`\rsim: t=${t / 1000}s of ${run.until / 1000}s, ${run.cluster.sim.eventsProcessed} events`);
       lastPrint = now;
     }
     if (t >= run.until) break;
   }
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
-  if (process.stderr.isTTY && wallMs > 1000) process.stderr.write('\n');
+  if (io.isTTY && wallMs > 1000) io.stderr('\n');
   if (args.mode === 'json') {
     const result: RunResult = run.result();
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-  } else if (args.mode === 'summary') process.stdout.write(`${JSON.stringify(summary(run, wallMs), null, 2)}\n`);
-  else process.stdout.write(`${report(run)}\n`);
+    io.stdout(`${JSON.stringify(result)}\n`);
+  } else if (args.mode === 'summary') io.stdout(`${JSON.stringify(summary(run, wallMs), null, 2)}\n`);
+  else io.stdout(`${report(run)}\n`);
 }
 
-main();
+if (import.meta.main) {
+  process.exitCode = main(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: Boolean(process.stderr.isTTY),
+  });
+}

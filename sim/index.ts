@@ -24,4 +24,5 @@ export type * from './api/types.ts';
 export * from './projections/index.ts';
 export type * from './projections/index.ts';
 export { printPod, nodeStatusString } from './kubectl/printers.ts';
-export { runKubectl } from './kubectl/kubectl.ts';
+export { runKubectl, watchRows } from './kubectl/kubectl.ts';
+export type { KubectlResult, KubectlWatch, WatchChange } from './kubectl/kubectl.ts';

@@ -26,5 +26,5 @@ export const MODULES: readonly CourseModule[] = [
     title: { en: 'Resources, rollouts and scaling', ja: 'リソース、ロールアウト、スケーリング' },
   },
   { number: 5, title: { en: 'Interview drill', ja: '面接対策ドリル' } },
-  { number: 6, title: { en: 'For instructors: authoring guide', ja: '講師の方へ:教材の書き方' } },
+  { number: 6, title: { en: 'For instructors: authoring guide', ja: '講師の方へ：教材の書き方' } },
 ];

@@ -33,7 +33,7 @@ import { drive, untilInSlices } from '../engine/steps.ts';
 import type { TraceLevel } from '../engine/trace.ts';
 import { EtcdStore, type EtcdImage } from '../etcd/store.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
-import { healthyComponentStatuses, runKubectl } from '../kubectl/kubectl.ts';
+import { healthyComponentStatuses, runKubectl, type KubectlResult } from '../kubectl/kubectl.ts';
 import { NodeFilesystem } from '../node/filesystem.ts';
 import { runShell } from '../node/shell.ts';
 import { iptablesSaveCommand } from '../proxy/commands.ts';
@@ -377,7 +377,7 @@ export class Cluster {
   }
 
   /** kubectl runs a kubectl command line (without the leading "kubectl"). */
-  kubectl(line: string, stdin?: string): CommandOutput {
+  kubectl(line: string, stdin?: string): KubectlResult {
     const out = runKubectl(
       {
         client: this.kubectlClient,
@@ -388,6 +388,15 @@ export class Cluster {
         componentStatuses: () => {
           this.apiserver.checkConnection('kubectl');
           return healthyComponentStatuses();
+        },
+        // kube-apiserver dials the kubelet for logs and exec: a stopped or cut-off node does not
+        // answer, a node whose kubelet is stopped refuses the connection.
+        kubelet: (name) => {
+          const n = this.nodes.get(name);
+          if (!n) return { ip: '', dialError: 'connect: no route to host' };
+          if (!n.power || n.partitioned) return { ip: n.ip, dialError: 'connect: no route to host' };
+          if (!n.kubelet.isRunning) return { ip: n.ip, dialError: 'connect: connection refused' };
+          return { ip: n.ip };
         },
       },
       line,

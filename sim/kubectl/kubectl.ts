@@ -12,6 +12,7 @@ import { deepClone } from '../api/clone.ts';
 import { parseSelector, type Selector } from '../api/labels.ts';
 import type {
   AnyObject,
+  Container,
   DaemonSet,
   Deployment,
   EndpointSlice,
@@ -125,6 +126,11 @@ export interface KubectlContext {
   componentStatuses?(): ComponentStatus[];
   /** serverVersion is kube-apiserver's gitVersion; v1.34.1 when absent. */
   serverVersion?: string;
+  /**
+   * kubelet says whether kube-apiserver can reach a node's kubelet (port 10250), which serves
+   * `kubectl logs` and `kubectl exec`; always reachable when absent.
+   */
+  kubelet?(node: string): { ip: string; dialError?: string };
 }
 
 /** KubectlResult is what the terminal shows: both streams and the exit code. */
@@ -132,6 +138,55 @@ export interface KubectlResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** watch is set by `kubectl get -w`: what to print as objects change (see watchRows). */
+  watch?: KubectlWatch;
+}
+
+/**
+ * KubectlWatch is a running `kubectl get -w`, as plain data: the objects it watches and how it
+ * prints them. kubectl prints the list, then one row per watch event, without a header.
+ */
+export interface KubectlWatch {
+  resource: string;
+  namespace?: string;
+  name?: string;
+  selector?: string;
+  wide: boolean;
+  withNamespace: boolean;
+}
+
+/** WatchChange is one committed write, as kube-apiserver's changes list records it. */
+export interface WatchChange {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  resource: string;
+  object: AnyObject;
+}
+
+/**
+ * watchRows prints the rows `kubectl get -w` adds for these changes: one per event on a watched
+ * object, each row laid out on its own (kubectl flushes its tab writer after every event, so the
+ * columns line up with the header only by chance). now is the virtual time in ms, for AGE.
+ */
+export function watchRows(w: KubectlWatch, changes: WatchChange[], now: number): string {
+  let sel: Selector | undefined;
+  try {
+    sel = w.selector !== undefined ? parseSelector(w.selector) : undefined;
+  } catch {
+    return '';
+  }
+  let out = '';
+  for (const c of changes) {
+    const m = c.object.metadata;
+    if (c.resource !== w.resource) continue;
+    if (w.namespace !== undefined && (m.namespace ?? '') !== w.namespace) continue;
+    if (w.name !== undefined && m.name !== w.name) continue;
+    if (sel && !sel.matches(m.labels)) continue;
+    const table = buildTable(w.resource, [c.object], now);
+    out += printTables([
+      { table, opts: { wide: w.wide, withNamespace: w.withNamespace, noHeaders: true } },
+    ]);
+  }
+  return out;
 }
 
 export const CLIENT_VERSION = 'v1.34.1';
@@ -447,8 +502,12 @@ class Run {
     return [];
   }
 
+  watch: KubectlWatch | undefined;
+
   result(): KubectlResult {
-    return { stdout: this.stdout, stderr: this.stderr, exitCode: this.failed ? 1 : 0 };
+    const res: KubectlResult = { stdout: this.stdout, stderr: this.stderr, exitCode: this.failed ? 1 : 0 };
+    if (this.watch && !this.failed) res.watch = this.watch;
+    return res;
   }
 }
 
@@ -565,6 +624,24 @@ function runGet(r: Run, cmd: Extract<KubectlCommand, { verb: 'get' }>): void {
   }
   const text = printTables(groups);
   r.out(text);
+  if (cmd.watch) {
+    // get.go#watch: one resource (a collection or one object), else an error before watching.
+    if (infos.length !== 1 && types.length + r.resolveNamed(cmd.targets).length !== 1)
+      throw new KubectlError(
+        `watch is only supported on individual resources and resource collections, but ${infos.length} resources were found`,
+      );
+    const info = infos[0];
+    if (info) {
+      r.watch = {
+        resource: info.type.resource,
+        ...(info.type.namespaced && !cmd.allNamespaces ? { namespace: ns } : {}),
+        ...(info.byName ? { name: info.objects[0].metadata.name } : {}),
+        ...(cmd.selector !== undefined ? { selector: cmd.selector } : {}),
+        wide,
+        withNamespace: cmd.allNamespaces && info.type.namespaced,
+      };
+    }
+  }
   if (text === '' && !cmd.ignoreNotFound && errors.length === 0) {
     r.stderr += allResourcesNamespaced
       ? `No resources found in ${ns} namespace.\n`
@@ -794,8 +871,11 @@ function decodeManifestsOnce(text: string, source: string): Record<string, unkno
   for (const doc of Array.isArray(docs) ? docs : [docs]) {
     if (doc.errors.length > 0) {
       const err = doc.errors[0];
-      // Lines count from the start of the document, as each document is converted on its own.
-      const line = text.slice(doc.range[0], Math.max(doc.range[0], err.pos[0])).split('\n').length;
+      // Lines count from the start of the document, as each document is converted on its own;
+      // the "---" line belongs to no document (apimachinery yaml.YAMLReader#Read drops it).
+      let start = doc.range[0];
+      if (text.startsWith('---', start)) start = text.indexOf('\n', start) + 1 || start;
+      const line = text.slice(start, Math.max(start, err.pos[0])).split('\n').length;
       // Simplification: go-yaml's messages (and its off-by-one for parser errors) are approximated
       // from the yaml package's error codes.
       const msg = YAML_ERRORS[err.code] ?? 'did not find expected node content';
@@ -1854,6 +1934,127 @@ function runTaint(r: Run, cmd: Extract<KubectlCommand, { verb: 'taint' }>): void
   }
 }
 
+// ---- logs and exec ----
+
+/**
+ * containerFor mirrors podcmd.FindOrDefaultContainerByName: the named container, else the
+ * default (the kubectl.kubernetes.io/default-container annotation, else the first), telling the
+ * user which one it took when there are several.
+ */
+function containerFor(r: Run, pod: Pod, name: string | undefined, notFound: string, quiet = false): Container {
+  const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
+  if (name !== undefined) {
+    const c = all.find((x) => x.name === name);
+    if (!c) throw new KubectlError(notFound);
+    return c;
+  }
+  const annotated = pod.metadata.annotations?.['kubectl.kubernetes.io/default-container'];
+  const c = pod.spec.containers.find((x) => x.name === annotated) ?? pod.spec.containers[0];
+  if (annotated === undefined && all.length > 1 && !quiet)
+    r.stderr += `Defaulted container ${goQuote(c.name)} out of: ${all.map((x) => x.name).join(', ')}\n`;
+  return c;
+}
+
+/** kubeletUnreachable is kube-apiserver's error when it cannot dial a node's kubelet. */
+function kubeletError(r: Run, pod: Pod, path: string): void {
+  const node = pod.spec.nodeName!;
+  const k = r.ctx.kubelet?.(node);
+  if (!k?.dialError) return;
+  throw new LocalStatusError(
+    500,
+    '',
+    `Get "https://${k.ip}:10250/${path}": dial tcp ${k.ip}:10250: ${k.dialError}`,
+  );
+}
+
+/**
+ * runLogs mirrors `kubectl logs POD [-c C]`: kube-apiserver's pods/log (registry/core/pod/
+ * strategy.go#LogLocation) proxied to the kubelet, which refuses a container that has not started
+ * (kubelet_pods.go#validateContainerLogStatus).
+ * Simplification: the simulated containers write no log lines, so a started container's log is
+ * empty; -f (follow) is not supported.
+ */
+function runLogs(r: Run, cmd: Extract<KubectlCommand, { verb: 'logs' }>): void {
+  if (cmd.follow) throw new KubectlError('logs -f (follow) is not supported in this simulator');
+  const ns = r.ns(cmd);
+  const pod = r.get<Pod>(typeOf('pods'), ns, cmd.pod);
+  const containers = cmd.allContainers
+    ? [...(pod.spec.initContainers ?? []), ...pod.spec.containers]
+    : [containerFor(r, pod, cmd.container, `container ${cmd.container} is not valid for pod ${pod.metadata.name}`)];
+  // A Pod with no node has no log location: kube-apiserver answers with an empty stream.
+  if (!pod.spec.nodeName) return;
+  for (const c of containers) {
+    kubeletError(r, pod, `containerLogs/${ns}/${pod.metadata.name}/${c.name}`);
+    const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+    const st = statuses.find((x) => x.name === c.name);
+    const quoted = `container ${goQuote(c.name)} in pod ${goQuote(pod.metadata.name)}`;
+    if (!st) throw new LocalStatusError(400, 'BadRequest', `${quoted} is not available`);
+    if (cmd.previous) {
+      if (!st.lastState?.terminated)
+        throw new LocalStatusError(400, 'BadRequest', `previous terminated ${quoted} not found`);
+      continue;
+    }
+    const waiting = st.state?.waiting;
+    if (waiting && !st.lastState?.terminated) {
+      const why =
+        waiting.reason === 'ErrImagePull'
+          ? "image can't be pulled"
+          : waiting.reason === 'ImagePullBackOff'
+            ? 'trying and failing to pull image'
+            : (waiting.reason ?? '');
+      throw new LocalStatusError(400, 'BadRequest', `${quoted} is waiting to start: ${why}`);
+    }
+  }
+}
+
+/** EXEC_COMMANDS are what `kubectl exec` can run in a simulated container. */
+const EXEC_COMMANDS = ['hostname', 'cat /etc/hostname', 'cat /etc/resolv.conf', 'echo ...', 'true', 'false'];
+
+/**
+ * runExec mirrors `kubectl exec POD [-c C] -- CMD` (exec.go): a completed Pod is refused by
+ * kubectl, a container that is not running by the kubelet ("unable to upgrade connection").
+ * Simplification: a container has no processes or files of its own; only EXEC_COMMANDS run, each
+ * answering as in a real container (hostname is the Pod's name; resolv.conf is the one the kubelet
+ * writes for dnsPolicy ClusterFirst).
+ */
+function runExec(r: Run, cmd: Extract<KubectlCommand, { verb: 'exec' }>): void {
+  const ns = r.ns(cmd);
+  const pod = r.get<Pod>(typeOf('pods'), ns, cmd.pod);
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed')
+    throw new KubectlError(`cannot exec into a container in a completed pod; current phase is ${phase}`);
+  const c = containerFor(r, pod, cmd.container, `container ${cmd.container} not found in pod ${pod.metadata.name}`, cmd.quiet);
+  if (!pod.spec.nodeName) throw new KubectlError('unable to upgrade connection: pod does not exist');
+  kubeletError(r, pod, `exec/${ns}/${pod.metadata.name}/${c.name}`);
+  const st = pod.status?.containerStatuses?.find((x) => x.name === c.name);
+  if (!st?.state?.running) throw new KubectlError(`unable to upgrade connection: container not found (${goQuote(c.name)})`);
+  const [prog, ...args] = cmd.command;
+  const line = cmd.command.join(' ');
+  if (prog === 'hostname' && args.length === 0) return r.out(`${pod.metadata.name}\n`);
+  if (line === 'cat /etc/hostname') return r.out(`${pod.metadata.name}\n`);
+  if (line === 'cat /etc/resolv.conf') {
+    let dns: string;
+    try {
+      dns = r.client.get<Service>('services', 'kube-system', 'kube-dns').spec?.clusterIP ?? '';
+    } catch {
+      dns = '';
+    }
+    return r.out(
+      `search ${ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver ${dns}\noptions ndots:5\n`,
+    );
+  }
+  if (prog === 'echo') return r.out(`${args.join(' ')}\n`);
+  if (prog === 'true' && args.length === 0) return;
+  if (prog === 'false' && args.length === 0) {
+    r.stderr += 'command terminated with exit code 1\n';
+    r.failed = true;
+    return;
+  }
+  throw new KubectlError(
+    `kubectl exec runs only ${EXEC_COMMANDS.join(', ')} in this simulator (a simulated container has no processes or files of its own)`,
+  );
+}
+
 // ---- entry point ----
 
 function execute(r: Run, cmd: KubectlCommand, stdin: string | undefined): void {
@@ -1890,6 +2091,10 @@ function execute(r: Run, cmd: KubectlCommand, stdin: string | undefined): void {
       return runLabel(r, cmd);
     case 'taint':
       return runTaint(r, cmd);
+    case 'logs':
+      return runLogs(r, cmd);
+    case 'exec':
+      return runExec(r, cmd);
     case 'version':
       r.out(`Client Version: ${CLIENT_VERSION}\nKustomize Version: ${KUSTOMIZE_VERSION}\n`);
       if (!cmd.client) r.out(`Server Version: ${r.ctx.serverVersion ?? CLIENT_VERSION}\n`);

@@ -106,7 +106,7 @@ describe('unknown commands and flags', () => {
     );
   });
   it('refuses real commands the simulator does not implement', () => {
-    expect(err('logs web')).toBe('error: kubectl logs is not supported in this simulator\n');
+    expect(err('attach web')).toBe('error: kubectl attach is not supported in this simulator\n');
     expect(err('create secret generic x')).toBe(
       'error: kubectl create secret is not supported in this simulator\n',
     );
@@ -175,7 +175,7 @@ describe('get', () => {
     expect(err('get pods -o yaml --show-labels')).toBe(
       'error: --show-labels option cannot be used with yaml printer\n',
     );
-    expect(err('get pods -w')).toContain('watch (-w) is not supported');
+    expect(err('get pods -w -o yaml')).toContain('watch (-w) with -o yaml is not supported');
     expect(err('get pod web pod/x')).toContain(
       'there is no need to specify a resource type as a separate argument',
     );
@@ -437,7 +437,9 @@ describe('node commands', () => {
 
 describe('--field-selector, --sort-by, --current-replicas', () => {
   it('get takes both, trimming the field selector and dropping empty values', () => {
-    expect(ok("get pods --field-selector ' status.phase=Running ' --sort-by=.metadata.name")).toMatchObject({
+    expect(
+      ok("get pods --field-selector ' status.phase=Running ' --sort-by=.metadata.name"),
+    ).toMatchObject({
       verb: 'get',
       fieldSelector: 'status.phase=Running',
       sortBy: '.metadata.name',

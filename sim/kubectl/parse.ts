@@ -245,6 +245,26 @@ const SPECS: Record<string, CommandSpec> = {
   },
   taint: { path: 'taint', flags: [f('overwrite', 'bool'), SELECTOR, f('all', 'bool')] },
   version: { path: 'version', flags: [f('client', 'bool'), OUTPUT] },
+  logs: {
+    path: 'logs',
+    flags: [
+      f('container', 'string', 'c'),
+      f('all-containers', 'bool'),
+      f('previous', 'bool', 'p'),
+      f('follow', 'bool', 'f'),
+      f('tail', 'int'),
+      f('timestamps', 'bool'),
+    ],
+  },
+  exec: {
+    path: 'exec',
+    flags: [
+      f('container', 'string', 'c'),
+      f('stdin', 'bool', 'i'),
+      f('tty', 'bool', 't'),
+      f('quiet', 'bool', 'q'),
+    ],
+  },
 };
 
 /**
@@ -335,6 +355,8 @@ interface FlagParse {
   flags: Record<string, FlagValue>;
   /** set names the flags given explicitly. */
   set: Set<string>;
+  /** dashAt is cobra's ArgsLenAtDash: how many args came before a bare "--", or -1. */
+  dashAt: number;
 }
 
 function flagLabel(spec: FlagSpec): string {
@@ -382,10 +404,11 @@ function parseFlags(words: string[], specs: FlagSpec[]): FlagParse {
   const all = [...specs, ...GLOBAL_FLAGS];
   const byName = new Map(all.map((s) => [s.name, s]));
   const byShort = new Map(all.filter((s) => s.short).map((s) => [s.short!, s]));
-  const out: FlagParse = { args: [], flags: {}, set: new Set() };
+  const out: FlagParse = { args: [], flags: {}, set: new Set(), dashAt: -1 };
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
     if (w === '--') {
+      out.dashAt = out.args.length;
       out.args.push(...words.slice(i + 1));
       break;
     }
@@ -457,6 +480,8 @@ export type KubectlCommand = Common &
         showLabels: boolean;
         noHeaders: boolean;
         ignoreNotFound: boolean;
+        /** watch is -w/--watch: after the list, print a row for each change (see watchRows). */
+        watch: boolean;
       }
     | {
         verb: 'describe';
@@ -522,6 +547,15 @@ export type KubectlCommand = Common &
         all: boolean;
       }
     | { verb: 'version'; client: boolean }
+    | {
+        verb: 'logs';
+        pod: string;
+        container?: string;
+        allContainers: boolean;
+        previous: boolean;
+        follow: boolean;
+      }
+    | { verb: 'exec'; pod: string; container?: string; command: string[]; quiet: boolean }
   );
 
 /** ParsedTaint is a taint spec from the command line (effect may be empty for "key-"). */
@@ -933,18 +967,37 @@ function requireStdinOnly(fp: FlagParse): void {
     if (fn !== '-') throw new CmdError(`the path "${fn}" does not exist`);
 }
 
+/**
+ * podArg reads logs' and exec's POD or TYPE/NAME. Simplification: only Pods are named; kubectl
+ * also takes deployment/NAME and picks one of its Pods.
+ */
+function podArg(a: string): string {
+  const i = a.indexOf('/');
+  if (i < 0) return a;
+  let t: ResourceType;
+  try {
+    t = resolveResource(a.slice(0, i));
+  } catch (e) {
+    throw new CmdError((e as Error).message);
+  }
+  if (t.resource !== 'pods')
+    throw new CmdError(`${t.resource}/NAME is not supported in this simulator: name a Pod`);
+  return a.slice(i + 1);
+}
+
 function build(path: string, fp: FlagParse): KubectlCommand {
   const namespace = str(fp.flags.namespace);
   const args = fp.args;
   const ns = namespace !== undefined ? { namespace } : {};
   switch (path) {
     case 'get': {
-      if (fp.flags.watch)
-        throw new CmdError(
-          'watch (-w) is not supported in this simulator: run the command again to see the current state',
-        );
       requireStdinOnly(fp);
       const output = outputFormat(str(fp.flags.output));
+      // Simplification: -w streams table rows only (kubectl also watches in yaml, json, name).
+      if (fp.flags.watch && output !== 'table' && output !== 'wide')
+        throw new CmdError(
+          `watch (-w) with -o ${str(fp.flags.output)} is not supported in this simulator`,
+        );
       if (fp.flags['show-labels'] && output !== 'table' && output !== 'wide')
         throw new CmdError(
           `--show-labels option cannot be used with ${str(fp.flags.output)} printer`,
@@ -966,6 +1019,7 @@ function build(path: string, fp: FlagParse): KubectlCommand {
         showLabels: bool(fp.flags['show-labels']),
         noHeaders: bool(fp.flags['no-headers']),
         ignoreNotFound: bool(fp.flags['ignore-not-found']),
+        watch: bool(fp.flags.watch),
       };
     }
     case 'describe': {
@@ -1222,6 +1276,55 @@ function build(path: string, fp: FlagParse): KubectlCommand {
     }
     case 'version':
       return { verb: 'version', ...ns, client: bool(fp.flags.client) };
+    case 'logs': {
+      // logs.go#Complete: POD or TYPE/NAME, and an optional CONTAINER as a second argument.
+      if (args.length === 0 || args.length > 2)
+        throw new CmdError(
+          usageError(
+            'logs',
+            "expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command",
+          ),
+        );
+      const container = str(fp.flags.container) || args[1];
+      return {
+        verb: 'logs',
+        ...ns,
+        pod: podArg(args[0]),
+        ...(container ? { container } : {}),
+        allContainers: bool(fp.flags['all-containers']),
+        previous: bool(fp.flags.previous),
+        follow: bool(fp.flags.follow),
+      };
+    }
+    case 'exec': {
+      // exec.go#Complete: the command follows a bare "--".
+      if (args.length === 0 || fp.dashAt === 0)
+        throw new CmdError(
+          usageError(
+            'exec',
+            "expected 'exec (POD | TYPE/NAME) COMMAND [ARG1] [ARG2] ... [ARGN]'.\nPOD or TYPE/NAME and COMMAND are required arguments for the exec command",
+          ),
+        );
+      if (fp.dashAt < 0 && args.length > 1)
+        throw new CmdError(
+          usageError(
+            'exec',
+            'exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead',
+          ),
+        );
+      const command = fp.dashAt < 0 ? [] : args.slice(fp.dashAt);
+      if (command.length === 0)
+        throw new CmdError('you must specify at least one command for the container');
+      const container = str(fp.flags.container);
+      return {
+        verb: 'exec',
+        ...ns,
+        pod: podArg(args[0]),
+        ...(container ? { container } : {}),
+        command,
+        quiet: bool(fp.flags.quiet),
+      };
+    }
   }
   throw new CmdError(`kubectl ${path} is not supported in this simulator`);
 }

@@ -43,3 +43,6 @@ export type {
 } from './timeline.ts';
 export { compareComponents } from './util.ts';
 export type { Change, RunLike } from './util.ts';
+export { whyChain, describeEntry } from './why.ts';
+export type { WhyLink, WhyLinkKind, WhyWrite, WhyOptions } from './why.ts';
+export { heartbeatSeqs } from './heartbeats.ts';

@@ -8,6 +8,7 @@ import { OUTPUT_RESOURCES, ScenarioRun, bornImageSteps, drive, parseScenario, su
 import { measure, needsFullTrace, MeasureError, type Measured, type RunView } from './measure.ts';
 import type { Check, Question, Text } from './schema.ts';
 import { parseNumber } from './number.ts';
+import { consoleScript, parseConsoleLine } from '../lib/console.ts';
 
 export { parseNumber, drive };
 
@@ -53,6 +54,8 @@ export { substitute };
 /** Run is a finished variant run: what measures read, plus captured command output. */
 export interface Run extends RunView {
   outputs: { command: string; output: CommandOutput }[];
+  /** rejected is the first scenario step that failed (kubectl or kube-apiserver turned it down). */
+  rejected?: { command: string; message: string };
 }
 
 /** RunRequest says how to run a variant: extra parameters (what-if) or learner commands (task). */
@@ -97,6 +100,7 @@ export function* runVariantSteps(scenarioYaml: string, variant: Variant, req: Ru
     if (req.reveal && req.reveal.at === t) outputs.push({ command: `kubectl ${req.reveal.kubectl}`, output: run.cluster.kubectl(req.reveal.kubectl) });
   }
   yield* advance(run, until);
+  const failed = run.outputs.find((o) => o.exitCode !== 0);
   return {
     initial,
     trace: run.cluster.sim.trace,
@@ -104,6 +108,7 @@ export function* runVariantSteps(scenarioYaml: string, variant: Variant, req: Ru
     stepTimes: scenario.steps.map((s) => s.at / 1000),
     until: until / 1000,
     outputs,
+    rejected: failed ? { command: failed.command, message: (failed.stderr || failed.stdout).trim() } : undefined,
   };
 }
 
@@ -164,6 +169,10 @@ export interface Keyed {
   values: Record<string, string | number>;
   /** run is the key run (for feedback figures); absent for kinds graded by running the answer. */
   run?: Run;
+  /** answerText is {{answer}} written for each language (item labels rather than values), when it differs from values.answer. */
+  answerText?: Text;
+  /** untouched says, for each check of a task, whether it already holds when the learner types nothing. */
+  untouched?: boolean[];
 }
 
 function text(m: Measured): string {
@@ -181,7 +190,16 @@ export function* computeKeySteps(q: Question, scenarioYaml: string | undefined, 
   if (q.kind === 'interview') return { variant, key: { kind: 'none' }, values };
   if (scenarioYaml === undefined) throw new MeasureError(`question ${q.id} needs its scenario`);
   const full = needsFullTrace(q);
-  if (q.kind === 'what-if' || q.kind === 'task') {
+  if (q.kind === 'task') {
+    // A task is graded by running the learner's commands. The run with no commands says which
+    // checks the broken cluster already passes: those earn nothing (checksGrade), so a task left
+    // untouched scores 0. The texts may quote values of that run.
+    const run = yield* runVariantSteps(scenarioYaml, variant, { until: (q.start + q.settle) * 1000, full: full || needsFullTrace(q.checks) });
+    for (const [name, m] of Object.entries(q.values)) values[name] = text(measure(run, m));
+    const untouched = runChecks(q.checks, run).map((c) => c.passed);
+    return { variant, key: { kind: 'checks' }, values, run, untouched };
+  }
+  if (q.kind === 'what-if') {
     // Graded by running the learner's answer; the texts may still quote values of the plain run.
     if (Object.keys(q.values).length === 0) return { variant, key: { kind: 'checks' }, values };
     const defaults = q.kind === 'what-if' ? Object.fromEntries(q.params.map((p) => [p.name, p.default])) : {};
@@ -189,9 +207,10 @@ export function* computeKeySteps(q: Question, scenarioYaml: string | undefined, 
     for (const [name, m] of Object.entries(q.values)) values[name] = text(measure(run, m));
     return { variant, key: { kind: 'checks' }, values, run };
   }
-  const run = yield* runVariantSteps(scenarioYaml, variant, { full, reveal: q.kind === 'predict' ? { at: q.reveal.at, kubectl: q.reveal.kubectl } : undefined });
+  const run = yield* runVariantSteps(scenarioYaml, variant, { full, reveal: q.kind === 'predict' ? { at: q.observe.at, kubectl: q.observe.kubectl } : undefined });
   for (const [name, m] of Object.entries(q.values)) values[name] = text(measure(run, m));
   let key: Key;
+  let answerText: Text | undefined;
   if (q.kind === 'choice' || (q.kind === 'predict' && q.options)) {
     const got = measure(run, q.measure);
     const set = new Set(Array.isArray(got) ? got : [String(got)]);
@@ -209,7 +228,13 @@ export function* computeKeySteps(q: Question, scenarioYaml: string | undefined, 
     });
     const sorted = [...times].sort((a, b) => a.t - b.t);
     key = { kind: 'ordering', values: sorted.map((x) => x.value) };
-    values.answer = sorted.map((x) => `${x.value} (${formatNumber(x.t)} s)`).join(' → ');
+    // The explanation quotes the order by the labels the learner sees, never by internal values.
+    const label = (value: string) => q.items.find((it) => it.value === value)!.label;
+    answerText = {
+      en: sorted.map((x) => `${label(x.value).en} (${formatNumber(x.t)} s)`).join(' → '),
+      ja: sorted.map((x) => `${label(x.value).ja}(${formatNumber(x.t)} 秒)`).join(' → '),
+    };
+    values.answer = answerText.en;
   } else {
     const pairs: Record<string, string> = {};
     for (const r of q.right) {
@@ -217,9 +242,14 @@ export function* computeKeySteps(q: Question, scenarioYaml: string | undefined, 
       for (const c of Array.isArray(got) ? got : [String(got)]) if (q.left.some((l) => l.value === c)) pairs[c] = r.value;
     }
     key = { kind: 'matching', pairs };
-    values.answer = q.left.map((l) => `${l.value} → ${pairs[l.value] ?? '?'}`).join('; ');
+    const right = (value: string | undefined) => q.right.find((r) => r.value === value)?.label;
+    answerText = {
+      en: q.left.map((l) => `${l.label.en} → ${right(pairs[l.value])?.en ?? '?'}`).join('; '),
+      ja: q.left.map((l) => `${l.label.ja} → ${right(pairs[l.value])?.ja ?? '?'}`).join('、'),
+    };
+    values.answer = answerText.en;
   }
-  return { variant, key, values, run };
+  return { variant, key, values, run, answerText };
 }
 
 /** formatNumber prints measured numbers without float noise: 300, 2.5. */
@@ -235,7 +265,8 @@ export type Answer =
   | { kind: 'matching'; pairs: Record<string, string> }
   | { kind: 'what-if'; params: Record<string, string> }
   | { kind: 'task'; commands: string }
-  | { kind: 'interview'; text: string; ticked: number[] };
+  /** of is how many rubric points the learner was shown (the page loads the rubric with the model answer). */
+  | { kind: 'interview'; text: string; ticked: number[]; of?: number };
 
 /** CheckResult is one check of a what-if or task answer. */
 export interface CheckResult {
@@ -252,8 +283,19 @@ export interface Grade {
   /** score is the fraction of the points earned, 0 to 1, before hint costs. */
   score: number;
   correct: boolean;
-  /** options marks each choice: chosen and right, chosen and wrong, or right but missed. */
+  /**
+   * options marks each choice: chosen and right, chosen and wrong, or right but missed. "missed"
+   * is part of the key: the worker drops it until the key is revealed (redact).
+   */
   options?: Record<string, 'right' | 'wrong' | 'missed'>;
+  /** direction says a wrong number is too high or too low (numeric and predict questions with `direction: true`). */
+  direction?: 'high' | 'low';
+  /** contradiction names two items a wrong order puts the wrong way round: `before` comes first in the answer, the run has it later. */
+  contradiction?: { before: string; after: string };
+  /** rows marks each row of a matching answer right or wrong (about the learner's own answer). */
+  rows?: Record<string, 'right' | 'wrong'>;
+  /** rejected says a what-if answer made kube-apiserver or kubectl turn a scenario step down: it scores 0. */
+  rejected?: { command: string; message: string };
   checks?: CheckResult[];
   /** outputs are the kubectl outputs of a task or a predict reveal, to show after grading. */
   outputs?: { command: string; output: CommandOutput }[];
@@ -266,13 +308,15 @@ export interface Grade {
 const invalid = (en: string, ja: string): Grade => ({ invalid: { en, ja }, score: 0, correct: false });
 
 /** gradeNumber grades a typed number against the measured value, within an absolute tolerance. */
-function gradeNumber(answer: Answer, value: number, tolerance: number, outputs?: Grade['outputs']): Grade {
+function gradeNumber(answer: Answer, value: number, tolerance: number, direction: boolean, outputs?: Grade['outputs']): Grade {
   if (answer.kind !== 'numeric' || answer.text.trim() === '') return invalid('Enter a number first.', '数値を入力してください。');
   const n = parseNumber(answer.text);
   if (n === undefined)
     return invalid('Enter a plain number, such as 42 or 12.5 (at most nine digits).', '42 や 12.5 のような数値を入力してください(9 桁まで)。');
   const correct = Math.abs(n - value) <= tolerance + 1e-9;
-  return { score: correct ? 1 : 0, correct, outputs };
+  const g: Grade = { score: correct ? 1 : 0, correct, outputs };
+  if (!correct && direction) g.direction = n > value ? 'high' : 'low';
+  return g;
 }
 
 function checkPasses(c: Check, got: Measured): boolean {
@@ -293,37 +337,52 @@ function runChecks(checks: Check[], run: Run): CheckResult[] {
   });
 }
 
-function checksGrade(results: CheckResult[], outputs?: Grade['outputs']): Grade {
-  const total = results.reduce((s, r) => s + r.weight, 0);
-  const got = results.reduce((s, r) => s + (r.passed ? r.weight : 0), 0);
-  return { score: total ? got / total : 0, correct: got === total, checks: results, outputs };
+/**
+ * checksGrade scores checks by weight. With `untouched` (a task: which checks already hold with no
+ * commands typed), a check that held anyway earns nothing unless it says creditIfAlreadyTrue,
+ * and breaking it counts against the answer: partial credit rewards what the learner fixed.
+ */
+function checksGrade(results: CheckResult[], outputs?: Grade['outputs'], untouched?: boolean[], checks?: Check[]): Grade {
+  const free = (i: number) => Boolean(untouched?.[i]) && !checks?.[i]?.creditIfAlreadyTrue;
+  let earnable = 0;
+  let got = 0;
+  let broken = 0;
+  results.forEach((r, i) => {
+    if (free(i)) {
+      if (!r.passed) broken += r.weight;
+      return;
+    }
+    earnable += r.weight;
+    if (r.passed) got += r.weight;
+  });
+  const correct = results.every((r) => r.passed);
+  const score = correct ? 1 : earnable + broken > 0 ? got / (earnable + broken) : 0;
+  return { score, correct, checks: results, outputs };
 }
 
 /** MAX_COMMANDS bounds a task answer: a console session, not a script. */
 export const MAX_COMMANDS = 20;
 
 /**
- * commandLines reads a console answer: one command per line, blanks and # comments skipped, a
- * leading "$ " prompt and "kubectl" dropped. `ssh NODE COMMAND` lines are kept whole (consoleLine).
+ * commandLines reads a console answer with the console grammar the lab uses (src/lib/console.ts):
+ * one command per line, blanks and # comments skipped, a leading "$ " prompt and "kubectl" dropped.
  */
 export function commandLines(text: string): string[] {
-  return text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !l.startsWith('#'))
-    .map((l) => l.replace(/^\$\s*/, '').replace(/^kubectl\s+/, ''));
+  return consoleScript(text).map((l) => l.replace(/^kubectl(\s+|$)/, ''));
 }
 
 /** ConsoleLine is a task console line, read: kubectl arguments, or a command for a node's shell. */
 export type ConsoleLine = { kind: 'kubectl'; args: string } | { kind: 'exec'; node: string; line: string } | { kind: 'ssh-usage' };
 
-/** consoleLine reads a line of commandLines: `ssh NODE COMMAND` runs COMMAND on NODE (Cluster.exec); anything else is kubectl. */
+/**
+ * consoleLine reads a line of commandLines with the lab's grammar (parseConsoleLine): `ssh NODE
+ * COMMAND` runs COMMAND on NODE (Cluster.exec); anything else goes to kubectl, which refuses what
+ * it does not know.
+ */
 export function consoleLine(line: string): ConsoleLine {
-  const m = /^ssh(?:\s+(\S+)(?:\s+(.*))?)?$/.exec(line.trim());
-  if (!m) return { kind: 'kubectl', args: line };
-  if (!m[1] || !m[2]?.trim()) return { kind: 'ssh-usage' };
-  // ssh admin@control-plane reaches the same machine as ssh control-plane.
-  return { kind: 'exec', node: m[1].replace(/^[^@]*@/, ''), line: m[2].trim() };
+  const c = parseConsoleLine(line);
+  if (c.kind === 'exec' || c.kind === 'ssh-usage') return c;
+  return { kind: 'kubectl', args: c.kind === 'kubectl' ? c.args : line.trim() };
 }
 
 /** grade grades an answer for a keyed variant. It never throws on learner input. */
@@ -351,11 +410,11 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
         return { score, correct, options, outputs: keyed.run?.outputs };
       }
       if (k.kind !== 'numeric') break;
-      return gradeNumber(answer, k.value, q.kind === 'predict' ? q.tolerance : 0, keyed.run?.outputs);
+      return gradeNumber(answer, k.value, q.kind === 'predict' ? q.tolerance : 0, q.kind === 'predict' && q.direction, keyed.run?.outputs);
     }
     case 'numeric': {
       if (k.kind !== 'numeric') break;
-      return gradeNumber(answer, k.value, q.tolerance);
+      return gradeNumber(answer, k.value, q.tolerance, q.direction);
     }
     case 'ordering': {
       if (k.kind !== 'ordering') break;
@@ -364,7 +423,17 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
       if (answer.values.length !== want.size || new Set(answer.values).size !== want.size || !answer.values.every((v) => want.has(v)))
         return invalid('Every item must appear exactly once.', 'すべての項目をちょうど一度ずつ並べてください。');
       const inPlace = answer.values.filter((v, i) => k.values[i] === v).length;
-      return { score: inPlace / k.values.length, correct: inPlace === k.values.length };
+      const g: Grade = { score: inPlace / k.values.length, correct: inPlace === k.values.length };
+      // Feedback about the learner's own order: the first two neighbours the run has the other way round.
+      const rank = new Map(k.values.map((v, i) => [v, i]));
+      for (let i = 0; i + 1 < answer.values.length; i++) {
+        const [a, b] = [answer.values[i]!, answer.values[i + 1]!];
+        if (rank.get(a)! > rank.get(b)!) {
+          g.contradiction = { before: a, after: b };
+          break;
+        }
+      }
+      return g;
     }
     case 'matching': {
       if (k.kind !== 'matching') break;
@@ -373,8 +442,20 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
       if (missing.length) return invalid('Match every item first.', 'すべての項目を対応させてください。');
       const rights = new Set(q.right.map((r) => r.value));
       if (q.left.some((l) => !rights.has(answer.pairs[l.value] ?? ''))) return invalid('That is not one of the options.', '選択肢にない答えです。');
-      const ok = q.left.filter((l) => k.pairs[l.value] === answer.pairs[l.value]).length;
-      return { score: ok / q.left.length, correct: ok === q.left.length };
+      // Each answer fits one item (the audit checks that the key never uses one twice).
+      const chosen = q.left.map((l) => answer.pairs[l.value]!);
+      const twice = chosen.find((r, i) => chosen.indexOf(r) !== i);
+      if (twice !== undefined) {
+        const label = q.right.find((r) => r.value === twice)!.label;
+        return invalid(
+          `You chose “${label.en}” for two items; each answer fits exactly one item.`,
+          `「${label.ja}」を 2 つの項目に選んでいます。1 つの答えが当てはまる項目は 1 つだけです。`,
+        );
+      }
+      const rows: Record<string, 'right' | 'wrong'> = {};
+      for (const l of q.left) rows[l.value] = k.pairs[l.value] === answer.pairs[l.value] ? 'right' : 'wrong';
+      const ok = q.left.filter((l) => rows[l.value] === 'right').length;
+      return { score: ok / q.left.length, correct: ok === q.left.length, rows };
     }
     case 'what-if': {
       if (answer.kind !== 'what-if' || scenarioYaml === undefined) break;
@@ -390,6 +471,9 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
         params[p.name] = n;
       }
       const run = runVariant(scenarioYaml, keyed.variant, { params, full: needsFullTrace(q.checks) });
+      // Values the cluster turns down (kube-apiserver's validation, kubectl's) are a wrong answer
+      // that earns nothing: the checks of a run where the change never happened say nothing.
+      if (run.rejected) return { score: 0, correct: false, checks: runChecks(q.checks, run).map((c) => ({ ...c, passed: false })), rejected: run.rejected, run };
       return { ...checksGrade(runChecks(q.checks, run)), run };
     }
     case 'task': {
@@ -400,15 +484,31 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
       if (lines.some((l) => l.length > 2000)) return invalid('A command is too long (2,000 characters at most).', 'コマンドが長すぎます(2,000 文字まで)。');
       const from = start?.seed === keyed.variant.seed ? start : undefined;
       const run = drive(runVariantSteps(scenarioYaml, keyed.variant, { commands: { at: q.start, lines }, until: (q.start + q.settle) * 1000 }, from));
-      return checksGrade(runChecks(q.checks, run), run.outputs);
+      return checksGrade(runChecks(q.checks, run), run.outputs, keyed.untouched, q.checks);
     }
     case 'interview': {
       if (answer.kind !== 'interview') break;
-      const ticked = new Set(answer.ticked.filter((i) => Number.isInteger(i) && i >= 0 && i < q.rubric.length));
-      return { score: ticked.size / q.rubric.length, correct: ticked.size === q.rubric.length, selfAssessed: true };
+      // The worker's copy has no rubric (src/quiz/page.ts publicQuestion): the answer says its size.
+      const size = (q.rubric as Question['hints'] | undefined)?.length ?? answer.of ?? 0;
+      if (!Number.isInteger(size) || size < 1 || size > 100) return invalid('Show the model answer and tick what you covered first.', '模範解答を表示して、触れた点にチェックを付けてください。');
+      const ticked = new Set(answer.ticked.filter((i) => Number.isInteger(i) && i >= 0 && i < size));
+      return { score: ticked.size / size, correct: ticked.size === size, selfAssessed: true };
     }
   }
   return invalid('This answer does not fit the question.', 'この問題に合わない答えです。');
+}
+
+/**
+ * redact keeps what a grade says about the learner's own answer and drops what gives the key away
+ * (the right option not chosen, the run's output next to a prediction), until the key is
+ * revealed (the question's `reveal`). A right answer gives nothing away.
+ */
+export function redact(q: Question, g: Grade): Grade {
+  if (g.correct || g.invalid) return g;
+  const out: Grade = { ...g };
+  if (g.options) out.options = Object.fromEntries(Object.entries(g.options).filter(([, m]) => m !== 'missed'));
+  if (q.kind === 'predict') delete out.outputs;
+  return out;
 }
 
 /** solutionOf is what "show solution" shows: the key, or a verified example answer. */

@@ -9,7 +9,7 @@ import { closest, issueAt, substitute, unfilled, type Issue } from '../../sim/in
 import { AuthorError, type AuthorIssue } from '../lib/author-error.ts';
 import { parseScenarioSource, scenarioFile, scenarioTexts } from '../lib/scenarios.ts';
 import { variantOf } from './grade.ts';
-import { QuestionFileSchema, QUESTION_KINDS, type Question } from './schema.ts';
+import { QuestionFileSchema, QUESTION_KINDS, isUntranslated, type Question } from './schema.ts';
 
 /** QuestionFileError is a question file that cannot be used; message is ready to show an author. */
 export class QuestionFileError extends Error {
@@ -232,7 +232,7 @@ export function untranslatedTexts(q: Question): string[] {
   const walk = (v: unknown, path: string): void => {
     if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
     else if (v !== null && typeof v === 'object') {
-      if ((v as { untranslated?: unknown }).untranslated === true) out.push(path);
+      if (isUntranslated(v)) out.push(path);
       else for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
     }
   };

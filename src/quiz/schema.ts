@@ -11,6 +11,20 @@ import { parseDuration } from '../../sim/index.ts';
 
 const kebab = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
+/**
+ * RevealSchema says when a learner sees the key: the right option marked, the right order, the
+ * measured number, "What the cluster did", the explanation and the example solution. Until then
+ * feedback speaks only of the learner's own answer.
+ */
+export const RevealSchema = z
+  .enum(['after-last-attempt', 'on-request', 'after-each-attempt'])
+  .default('after-last-attempt')
+  .describe(
+    'When the key, "What the cluster did" and the explanation are shown. after-last-attempt (default): once the answer is right, the attempts are used up, the learner asks with Show solution, or in the debrief of an interview round. on-request: only when the answer is right, on Show solution or in the debrief. after-each-attempt: after every answer, as a worked example (not an assessment). Until then feedback says what is wrong about the learner\'s own answer and never the key.',
+  )
+  .meta({ ja: '正解・「クラスターで実際に起きたこと」・解説を見せる時期。after-last-attempt（デフォルト）: 正解したとき、回答回数を使い切ったとき、「解答を見る」を押したとき、面接ラウンドの振り返り。on-request: 正解したとき、「解答を見る」を押したとき、振り返りのときだけ。after-each-attempt: 毎回の解答の後（評価ではなく例題として）。それまでのフィードバックは学習者自身の答えのどこが違うかだけを伝え、正解は見せない。' });
+export type Reveal = z.output<typeof RevealSchema>;
+
 // TextFields are a text's languages; ja may be left out while its translation is pending.
 const TextFields = z
   .object({
@@ -19,9 +33,19 @@ const TextFields = z
   })
   .strict();
 
-/** withFallback shows an English-only text in English on the Japanese site; `untranslated` marks it for the notice. */
-function withFallback<T extends { en: string; ja?: string | undefined }>(t: T): Omit<T, 'ja'> & { ja: string; untranslated?: true } {
-  return { ...t, ja: t.ja ?? t.en, ...(t.ja === undefined ? { untranslated: true as const } : {}) };
+// UNTRANSLATED holds the texts parsed without Japanese (kept apart so Text stays { en, ja }).
+const UNTRANSLATED = new WeakSet<object>();
+
+/** isUntranslated says whether a parsed text had no Japanese (it shows in English, with a notice). */
+export function isUntranslated(t: object): boolean {
+  return UNTRANSLATED.has(t);
+}
+
+/** withFallback shows an English-only text in English on the Japanese site. */
+function withFallback<T extends { en: string; ja?: string | undefined }>(t: T): Omit<T, 'ja'> & { ja: string } {
+  const out = { ...t, ja: t.ja ?? t.en };
+  if (t.ja === undefined) UNTRANSLATED.add(out);
+  return out;
 }
 
 /** Text is a string in both site languages (an English-only one falls back to English). */
@@ -209,6 +233,11 @@ const CheckSchema = z
     max: z.number().optional().describe('The measured number must be at most this.').meta({ ja: '測定した数値がこの値以下でなければならない。' }),
     equals: Scalar.optional().describe('The measured value must equal this.').meta({ ja: '測定した値がこの値と等しくなければならない。' }),
     weight: z.number().positive().default(1).describe('Share of the points.').meta({ ja: '得点の配分。' }),
+    creditIfAlreadyTrue: z
+      .boolean()
+      .default(false)
+      .describe('Tasks: this check earns its share even when it already holds with no commands typed (default false: a check the broken cluster already passes earns nothing, so an untouched task scores 0).')
+      .meta({ ja: 'task 用: コマンドを何も打たなくても成り立つ場合にも、このチェックの得点を与える（デフォルト false: 壊れたクラスターですでに成り立つチェックは得点にならず、何もしなければ 0 点）。' }),
   })
   .strict();
 export type Check = z.output<typeof CheckSchema>;
@@ -234,7 +263,14 @@ const base = {
   explanation: TextSchema.describe('Shown after submitting; use {{answer}} and {{name}} to quote measured values.').meta({ ja: '解答後に表示する。測定値は {{answer}} や {{name}} で引用する。' }),
   points: z.number().positive().default(1).describe('Weight of the question in a set.').meta({ ja: '問題セットの中でのこの問題の重み。' }),
   maxAttempts: z.number().int().min(0).default(3).describe('Tries before the solution is shown (0: unlimited).').meta({ ja: '解答例が表示されるまでに解答できる回数（0 なら無制限）。' }),
+  reveal: RevealSchema,
 };
+
+const Direction = z
+  .boolean()
+  .default(false)
+  .describe('A wrong number is told whether it is too high or too low (default false: only "not right").')
+  .meta({ ja: '不正解の数値に、大きすぎるか小さすぎるかを伝える（デフォルト false: 「不正解」だけを伝える）。' });
 
 const ChoiceSchema = z
   .object({
@@ -254,6 +290,7 @@ const NumericSchema = z
     measure: MeasureSchema,
     unit: TextSchema.optional().describe('Unit shown after the input, e.g. { en: seconds, ja: 秒 }.').meta({ ja: '入力欄の後ろに表示する単位。例: { en: seconds, ja: 秒 }。' }),
     tolerance: z.number().min(0).default(0).describe('Absolute tolerance: answers within ± this are right.').meta({ ja: '絶対許容誤差: この値の ± 以内の解答を正解とする。' }),
+    direction: Direction,
     fixtures: z.object({ wrong: z.array(z.number()).default([]) }).strict().default({ wrong: [] }),
   })
   .strict();
@@ -297,10 +334,11 @@ const PredictSchema = z
     options: z.array(OptionSchema).min(2).optional().describe('Choices; without options the prediction is a number.').meta({ ja: '選択肢。options がなければ、予想は数値で答える。' }),
     unit: TextSchema.optional(),
     tolerance: z.number().min(0).default(0),
-    reveal: z
+    direction: Direction,
+    observe: z
       .object({ at: Seconds, kubectl: z.string().describe('A kubectl command whose output is shown after the run, e.g. get pods -o wide.').meta({ ja: '実行後に出力を表示する kubectl コマンド。例: get pods -o wide。' }) })
       .strict()
-      .describe('What the run shows next to the prediction.').meta({ ja: '予想と並べて表示する実行結果。' }),
+      .describe('What the run shows next to the prediction, once the key is revealed (see reveal).').meta({ ja: '正解を見せるとき（reveal を参照）に、予想と並べて表示する実行結果。' }),
     fixtures: z.object({ wrong: z.array(z.union([z.string(), z.number()])).default([]) }).strict().default({ wrong: [] }),
   })
   .strict();

@@ -1,5 +1,5 @@
-// The cluster lab's state outside the worker: how the console reads a command line and how the
-// URL hash carries a run. Imports only types from sim/, so the island's own bundle stays small.
+// The cluster lab's state outside the worker: how the URL hash carries a run, its console
+// transcript and the open Why? panel (the console's grammar is src/lib/console.ts). Imports only types from sim/, so the island's own bundle stays small.
 
 import type { Snapshot } from '../../../sim/index.ts';
 
@@ -10,37 +10,30 @@ export type Action = Snapshot['actions'][number];
 export const LAB_FAULTS = ['node-down', 'node-up', 'partition', 'heal'] as const;
 export type LabFault = (typeof LAB_FAULTS)[number];
 
-/** Command is a console line, read. */
-export type Command =
-  | { kind: 'empty' }
-  | { kind: 'kubectl'; args: string }
-  | { kind: 'exec'; node: string; line: string }
-  | { kind: 'unknown'; program: string }
-  | { kind: 'ssh-usage' };
-
-/**
- * parseCommand reads a console line: `kubectl <args>` runs kubectl, `ssh <node> <command>` runs a
- * node command (ls, cat, mv, systemctl, crictl, iptables-save; see sim/node/shell.ts). Anything else is an unknown program, as a shell says.
- */
-export function parseCommand(line: string): Command {
-  const trimmed = line.trim();
-  if (trimmed === '') return { kind: 'empty' };
-  const [program = '', ...rest] = trimmed.split(/\s+/);
-  if (program === 'kubectl') return { kind: 'kubectl', args: rest.join(' ') };
-  if (program === 'ssh') {
-    const [node, ...cmd] = rest;
-    if (!node || cmd.length === 0) return { kind: 'ssh-usage' };
-    return { kind: 'exec', node, line: cmd.join(' ') };
-  }
-  return { kind: 'unknown', program };
-}
-
 /** HASH_KEY is the URL hash parameter: #lab=<base64url JSON>. */
 export const HASH_KEY = 'lab';
-/** HASH_VERSION is bumped when the hash's shape changes. */
-export const HASH_VERSION = 1;
-const MAX_ACTIONS = 500;
-const MAX_LINE = 2000;
+/** HASH_VERSION is bumped when the hash's shape changes (version 1 had no transcript). */
+export const HASH_VERSION = 2;
+/** The hash's bounds: what a link may carry, so a crafted one cannot make the page work forever. */
+export const MAX_ACTIONS = 500;
+export const MAX_LINE = 2000;
+/** MAX_MANIFEST bounds a manifest applied from the editor (its YAML). */
+export const MAX_MANIFEST = 20_000;
+/** MAX_TRANSCRIPT is how many console lines the hash keeps (the latest). */
+export const MAX_TRANSCRIPT = 100;
+
+/**
+ * TranscriptLine is one line typed in the console. action is the index in actions of what it
+ * did to the cluster (its output is replayed from there); lines without one (help, an unknown
+ * program) are answered by the console again.
+ */
+export interface TranscriptLine {
+  line: string;
+  action?: number;
+}
+
+/** WHY_TARGET is the Why? panel's choice: "pod:NAME" or "node:NAME". */
+const WHY_TARGET = /^(pod|node):[a-z0-9][a-z0-9.-]{0,252}$/;
 
 /** LabState is what the URL hash carries. */
 export interface LabState {
@@ -48,6 +41,9 @@ export interface LabState {
   seed: number;
   time: number;
   actions: Action[];
+  transcript?: TranscriptLine[];
+  /** why is the object the Why? panel explains, "pod:NAME" or "node:NAME". */
+  why?: string;
 }
 
 function toBase64Url(s: string): string {
@@ -66,7 +62,18 @@ function fromBase64Url(s: string): string {
 
 /** encodeHash returns the hash for a lab state, e.g. "#lab=eyJ2Ijox...". */
 export function encodeHash(s: LabState): string {
-  const body = { v: HASH_VERSION, s: s.scenario, seed: s.seed, t: s.time, a: s.actions };
+  const c = (s.transcript ?? [])
+    .slice(-MAX_TRANSCRIPT)
+    .map((l) => (l.action === undefined ? { l: l.line } : { l: l.line, a: l.action }));
+  const body = {
+    v: HASH_VERSION,
+    s: s.scenario,
+    seed: s.seed,
+    t: s.time,
+    a: s.actions,
+    ...(c.length ? { c } : {}),
+    ...(s.why ? { w: s.why } : {}),
+  };
   return `#${HASH_KEY}=${toBase64Url(JSON.stringify(body))}`;
 }
 
@@ -94,7 +101,7 @@ export function decodeHash(hash: string, scenario: string, until: number): HashR
   if (typeof body !== 'object' || body === null)
     return { kind: 'invalid', reason: 'not an object' };
   const b = body as Record<string, unknown>;
-  if (b.v !== HASH_VERSION)
+  if (b.v !== HASH_VERSION && b.v !== 1)
     return { kind: 'invalid', reason: `unsupported version ${String(b.v)}` };
   if (b.s !== scenario) return { kind: 'invalid', reason: 'another scenario' };
   if (typeof b.seed !== 'number' || !Number.isSafeInteger(b.seed))
@@ -108,7 +115,10 @@ export function decodeHash(hash: string, scenario: string, until: number): HashR
     const x = a as Record<string, unknown>;
     if (!isTime(x.at, b.t)) return { kind: 'invalid', reason: 'bad action time' };
     if (typeof x.kubectl === 'string' && x.kubectl.length <= MAX_LINE && x.fault === undefined) {
-      actions.push({ at: x.at, kubectl: x.kubectl });
+      if (x.stdin === undefined) actions.push({ at: x.at, kubectl: x.kubectl });
+      else if (typeof x.stdin === 'string' && x.stdin.length <= MAX_MANIFEST)
+        actions.push({ at: x.at, kubectl: x.kubectl, stdin: x.stdin });
+      else return { kind: 'invalid', reason: 'bad manifest' };
     } else if (
       typeof x.exec === 'string' &&
       x.exec.length <= MAX_LINE &&
@@ -125,5 +135,24 @@ export function decodeHash(hash: string, scenario: string, until: number): HashR
       actions.push({ at: x.at, fault: x.fault, node: x.node });
     } else return { kind: 'invalid', reason: 'bad action' };
   }
-  return { kind: 'ok', state: { scenario: b.s, seed: b.seed, time: b.t, actions } };
+  const transcript: TranscriptLine[] = [];
+  if (b.c !== undefined) {
+    if (!Array.isArray(b.c) || b.c.length > MAX_TRANSCRIPT)
+      return { kind: 'invalid', reason: 'bad transcript' };
+    for (const l of b.c as unknown[]) {
+      const x = (typeof l === 'object' && l !== null ? l : {}) as Record<string, unknown>;
+      if (typeof x.l !== 'string' || x.l.length > MAX_LINE)
+        return { kind: 'invalid', reason: 'bad transcript line' };
+      if (x.a === undefined) transcript.push({ line: x.l });
+      else if (typeof x.a === 'number' && Number.isInteger(x.a) && x.a >= 0 && x.a < actions.length)
+        transcript.push({ line: x.l, action: x.a });
+      else return { kind: 'invalid', reason: 'bad transcript line' };
+    }
+  }
+  if (b.w !== undefined && (typeof b.w !== 'string' || !WHY_TARGET.test(b.w)))
+    return { kind: 'invalid', reason: 'bad Why? target' };
+  const state: LabState = { scenario: b.s, seed: b.seed, time: b.t, actions };
+  if (transcript.length) state.transcript = transcript;
+  if (typeof b.w === 'string') state.why = b.w;
+  return { kind: 'ok', state };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, restore, snapshot } from '../../../sim/index.ts';
 import { parse as parseYaml } from 'yaml';
-import { decodeHash, encodeHash, parseCommand, type LabState } from './lab-state.ts';
+import { decodeHash, encodeHash, MAX_TRANSCRIPT, type LabState } from './lab-state.ts';
 import { nodeStatus, whyChain } from './model.ts';
 
 const yaml = readFileSync(
@@ -19,12 +19,45 @@ describe('URL hash', () => {
     actions: [
       { at: 50_000, fault: 'node-down', node: 'node-1' },
       { at: 60_000, kubectl: 'get pods -l app=wébサーバ' },
-      { at: 70_000, exec: 'sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests/', node: 'control-plane' },
+      {
+        at: 70_000,
+        exec: 'sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests/',
+        node: 'control-plane',
+      },
     ],
   };
 
   it('round-trips a state, non-ASCII included', () => {
     expect(decodeHash(encodeHash(state), 'node-failure', until)).toEqual({ kind: 'ok', state });
+  });
+
+  it('carries the console transcript, a manifest and the open Why? panel', () => {
+    const full: LabState = {
+      ...state,
+      actions: [...state.actions, { at: 80_000, kubectl: 'apply -f -', stdin: 'kind: Pod\n' }],
+      transcript: [{ line: 'help' }, { line: 'kubectl get pods -l app=wébサーバ', action: 1 }],
+      why: 'node:node-1',
+    };
+    expect(decodeHash(encodeHash(full), 'node-failure', until)).toEqual({
+      kind: 'ok',
+      state: full,
+    });
+    // Only the latest lines are kept.
+    const long = {
+      ...state,
+      transcript: Array.from({ length: 150 }, (_, i) => ({ line: `l${i}` })),
+    };
+    const got = decodeHash(encodeHash(long), 'node-failure', until);
+    expect(got.kind === 'ok' && got.state.transcript?.length).toBe(MAX_TRANSCRIPT);
+    expect(got.kind === 'ok' && got.state.transcript?.[0]?.line).toBe('l50');
+  });
+
+  it('still reads a version 1 link (no transcript)', () => {
+    const v1 = `#lab=${btoa(JSON.stringify({ v: 1, s: 'node-failure', seed: 7, t: 10, a: [] }))}`;
+    expect(decodeHash(v1, 'node-failure', until)).toEqual({
+      kind: 'ok',
+      state: { scenario: 'node-failure', seed: 7, time: 10, actions: [] },
+    });
   });
 
   it('reports no hash as none', () => {
@@ -44,25 +77,12 @@ describe('URL hash', () => {
       `#lab=${btoa(JSON.stringify({ v: 1, s: 'node-failure', seed: 7, t: 10, a: [{ at: 5, fault: 'node-down', node: '<img src=x>' }] }))}`,
       `#lab=${btoa(JSON.stringify({ v: 1, s: 'node-failure', seed: 7, t: 10, a: [{ at: 50, kubectl: 'get pods' }] }))}`,
       `#lab=${btoa(JSON.stringify({ v: 1, s: 'node-failure', seed: 7, t: 10, a: [{ at: 5, exec: 'ls', node: '../x' }] }))}`,
+      `#lab=${btoa(JSON.stringify({ v: 2, s: 'node-failure', seed: 7, t: 10, a: [], c: [{ l: 'get pods', a: 0 }] }))}`,
+      `#lab=${btoa(JSON.stringify({ v: 2, s: 'node-failure', seed: 7, t: 10, a: [], c: [{ l: 5 }] }))}`,
+      `#lab=${btoa(JSON.stringify({ v: 2, s: 'node-failure', seed: 7, t: 10, a: [], w: 'pod:<script>' }))}`,
+      `#lab=${btoa(JSON.stringify({ v: 2, s: 'node-failure', seed: 7, t: 10, a: [{ at: 5, kubectl: 'apply -f -', stdin: 'x'.repeat(30_000) }] }))}`,
     ];
     for (const h of bad) expect(decodeHash(h, 'node-failure', until).kind, h).toBe('invalid');
-  });
-});
-
-describe('parseCommand', () => {
-  it('reads kubectl and ssh lines', () => {
-    expect(parseCommand('  kubectl get pods -o wide ')).toEqual({
-      kind: 'kubectl',
-      args: 'get pods -o wide',
-    });
-    expect(parseCommand('ssh node-1 iptables-save -t nat')).toEqual({
-      kind: 'exec',
-      node: 'node-1',
-      line: 'iptables-save -t nat',
-    });
-    expect(parseCommand('ssh node-1')).toEqual({ kind: 'ssh-usage' });
-    expect(parseCommand('ls -l')).toEqual({ kind: 'unknown', program: 'ls' });
-    expect(parseCommand('   ')).toEqual({ kind: 'empty' });
   });
 });
 
@@ -75,7 +95,7 @@ describe('a run of node-failure', () => {
   });
 
   it('explains node-1 by the node lifecycle controller, after its Lease stopped', () => {
-    const why = whyChain(run.cluster.sim.trace, 'node', 'node-1');
+    const why = whyChain({ trace: run.cluster.sim.trace }, 'node', 'node-1');
     expect(why.length).toBeGreaterThan(0);
     expect(
       why.some(

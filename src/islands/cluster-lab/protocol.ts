@@ -59,27 +59,32 @@ export interface ViewState {
   events: TraceLite[];
   actions: Action[];
   traceLength: number;
+  /** names lists object names by resource, for the console's Tab completion (capped). */
+  names: Record<string, string[]>;
+  /** watchRows are the rows a running `kubectl get -w` printed since the previous state. */
+  watchRows?: string;
+  /** watching says whether a `kubectl get -w` is running. */
+  watching: boolean;
 }
 
-/** WhyLink is one step of a causal chain. */
-export interface WhyLink {
-  t: number;
-  component: string;
-  text: string;
-}
-
-/** WhyWrite is one write that changed the chosen object, with what led to it. */
-export interface WhyWrite {
-  t: number;
-  component: string;
-  write: string;
-  fields: string[];
-  /** because is the chain of causes, nearest first. */
-  because: WhyLink[];
-}
+/** WhyLink and WhyWrite are sim/projections/why.ts's chain, sent as is. */
+export type { WhyLink, WhyWrite } from '../../../sim/index.ts';
+import type { WhyWrite } from '../../../sim/index.ts';
 
 export interface FiguresResult {
-  steps: { n: number; t: number; from: string; to: string; text: string; dotted: boolean }[];
+  /** from and to are the window drawn (s); left is how many heartbeat arrows were left out. */
+  from: number;
+  to: number;
+  left: number;
+  steps: {
+    kind: string;
+    n: number;
+    t: number;
+    from: string;
+    to: string;
+    text: string;
+    dotted: boolean;
+  }[];
   participants: { id: string; label: string }[];
   mermaid: string;
   /** svg is the sequence diagram drawn by src/lib/figures (every string in it is escaped). */
@@ -100,6 +105,16 @@ export interface CommandResult {
   exitCode: number;
 }
 
+/** FiguresWindow is the part of the run "Figures of my run" draws. */
+export interface FiguresWindow {
+  /** around is the chosen moment (ms): the current time, or a learner's action. */
+  around: number;
+  /** span is the window's length (ms); 0 draws the whole run up to now. */
+  span: number;
+  /** heartbeats keeps Lease renewals and kubelet status heartbeats (left out by default). */
+  heartbeats: boolean;
+}
+
 /** Request is what the island asks the worker. */
 export type Request =
   | {
@@ -113,11 +128,12 @@ export type Request =
   | { id: number; type: 'advance'; toMs: number }
   | { id: number; type: 'step' }
   | { id: number; type: 'seek'; ms: number }
-  | { id: number; type: 'kubectl'; line: string }
+  | { id: number; type: 'kubectl'; line: string; stdin?: string }
+  | { id: number; type: 'unwatch' }
   | { id: number; type: 'exec'; node: string; line: string }
   | { id: number; type: 'fault'; kind: string; node: string }
   | { id: number; type: 'why'; kind: 'pod' | 'node'; name: string }
-  | { id: number; type: 'figures'; lang: 'en' | 'ja' };
+  | { id: number; type: 'figures'; lang: 'en' | 'ja'; window: FiguresWindow };
 
 /** Response is the worker's answer: a new state, optionally with a result, or an error. */
 export type Response =
@@ -128,6 +144,8 @@ export type Response =
       result?: CommandResult;
       why?: WhyWrite[];
       figures?: FiguresResult;
+      /** outputs are, on init, what each replayed action printed (undefined for faults). */
+      outputs?: (CommandResult | undefined)[];
     }
   | { id: number; ok: false; error: string; state?: ViewState };
 

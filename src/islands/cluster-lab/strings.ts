@@ -40,7 +40,7 @@ const en = {
   consoleLabel: 'Command',
   consolePlaceholder: 'kubectl get pods   or   ssh node-1 crictl ps',
   consoleHelp:
-    'Type kubectl commands (kubectl get pods -o wide, kubectl describe node node-1, kubectl delete pod NAME) or node commands over ssh (ssh node-1 crictl ps -a, ssh node-1 iptables-save -t nat, ssh control-plane ls /etc/kubernetes/manifests, ssh control-plane sudo systemctl status kubelet; cat and mv work too). Up and Down arrows recall earlier commands.',
+    'Type kubectl commands (kubectl get pods -o wide, kubectl get pods -w, kubectl logs POD, kubectl exec POD -- hostname) or node commands over ssh (ssh node-1 crictl ps -a, ssh control-plane sudo systemctl status kubelet). help lists them all. Tab completes commands and names (when nothing fits, Tab moves on); Up and Down recall earlier commands.',
   run: 'Run',
   output: 'Console output',
   unknownCommand: 'bash: {program}: command not found. Try kubectl … or ssh NODE crictl ps.',
@@ -55,8 +55,43 @@ const en = {
   whyWrote: '{component} wrote {write}',
   whyFields: 'fields: {fields}',
   whyBecause: 'because',
+  whyResult: 'set {result}',
+  whyLease:
+    'the node’s Lease {lease} was last renewed at {last} s; {silent} s then passed with no renewal and no status update, more than node-monitor-grace-period ({grace} s), so the controller marked the node Unknown',
+  whyLeaseNever:
+    'the node’s Lease {lease} was never renewed; {silent} s passed, more than the grace period ({grace} s)',
+  whyFault: '{fault} on {node}, done by {by}',
+  whyFaultBy: { learner: 'you', scenario: 'the scenario' } as Record<string, string>,
+  whyToleration:
+    '{pod} tolerates {taint} for {seconds} s (tolerationSeconds); when that ran out, taint-eviction-controller deleted it',
+  whyTolerationDefault:
+    '{pod} tolerates {taint} for {seconds} s (tolerationSeconds, the default the DefaultTolerationSeconds admission plugin adds); when that ran out, taint-eviction-controller deleted it',
+  whyTaint: 'the NoExecute taint {taint} was added to {node}',
   figures: 'Figures of my run',
-  figuresSequence: 'Sequence of my run ({n} steps)',
+  figuresSequence: 'Sequence of my run, {from} to {to} ({n} arrows)',
+  figuresAround: 'Around',
+  figuresNow: 'now ({time})',
+  figuresSpan: 'Window',
+  figuresSpans: {
+    '60000': '1 min',
+    '300000': '5 min',
+    '600000': '10 min',
+    '0': 'whole run',
+  } as Record<string, string>,
+  figuresHeartbeats: 'Show heartbeats (Lease renewals, node status)',
+  figuresLeftOut: '{n} heartbeats (Lease renewals and unchanged node status) are left out.',
+  figuresScroll: 'Sequence diagram; scroll to see all of it',
+  figuresSteps: 'The steps as text',
+  watching: 'Watching: new rows appear as time plays. Escape or Ctrl+C stops.',
+  completions: '{n} completions: {list}',
+  manifest: 'Manifest editor',
+  manifestLabel: 'Manifest (YAML; several documents separated by ---)',
+  manifestApply: 'Apply',
+  manifestHelp:
+    'Apply sends the text to kubectl apply -f - , as a scenario’s apply step does. kubectl’s messages, with line numbers, appear here and in the console.',
+  manifestEmpty: 'The manifest is empty: write or paste YAML first.',
+  manifestTooLong: 'The manifest is longer than {n} characters; apply it in parts.',
+  manifestLine: 'kubectl apply -f -   (manifest editor)',
   figuresTable: 'Components in my run',
   figuresMermaid: 'Mermaid source',
   announceNode: '{node} is {status}',
@@ -76,6 +111,12 @@ const en = {
     'node-up': 'Start node',
     partition: 'Partition',
     heal: 'Heal',
+    'kubelet-stop': 'Stop kubelet',
+    'kubelet-start': 'Start kubelet',
+    'apiserver-down': 'Stop kube-apiserver',
+    'apiserver-up': 'Start kube-apiserver',
+    'etcd-down': 'Stop etcd',
+    'etcd-up': 'Start etcd',
   } as Record<string, string>,
 };
 
@@ -116,7 +157,7 @@ const ja: LabStrings = {
   consoleLabel: 'コマンド',
   consolePlaceholder: 'kubectl get pods または ssh node-1 crictl ps',
   consoleHelp:
-    'kubectl のコマンド(kubectl get pods -o wide、kubectl describe node node-1、kubectl delete pod 名前)や、ssh 経由のノード上のコマンド(ssh node-1 crictl ps -a、ssh node-1 iptables-save -t nat、ssh control-plane ls /etc/kubernetes/manifests、ssh control-plane sudo systemctl status kubelet。cat と mv も使えます)を入力できます。上下の矢印キーで以前のコマンドを呼び出せます。',
+    'kubectl のコマンド(kubectl get pods -o wide、kubectl get pods -w、kubectl logs Pod 名、kubectl exec Pod 名 -- hostname)や、ssh 経由のノード上のコマンド(ssh node-1 crictl ps -a、ssh control-plane sudo systemctl status kubelet)を入力できます。help で一覧を表示します。Tab キーでコマンドや名前を補完します(候補がなければ次の項目へ移動します)。上下の矢印キーで以前のコマンドを呼び出せます。',
   run: '実行',
   output: 'コンソールの出力',
   unknownCommand:
@@ -132,8 +173,39 @@ const ja: LabStrings = {
   whyWrote: '{component} が {write} を書き込んだ',
   whyFields: 'フィールド: {fields}',
   whyBecause: 'きっかけ',
+  whyResult: '{result} を設定',
+  whyLease:
+    'ノードの Lease {lease} は {last} 秒に更新されたのが最後で、その後 {silent} 秒間、更新もステータスの報告もなかった。node-monitor-grace-period({grace} 秒)を超えたため、コントローラーはノードを Unknown にした',
+  whyLeaseNever:
+    'ノードの Lease {lease} は一度も更新されず、猶予期間({grace} 秒)を超える {silent} 秒が過ぎた',
+  whyFault: '{node} で「{fault}」({by}が実行)',
+  whyFaultBy: { learner: 'あなた', scenario: 'シナリオ' },
+  whyToleration:
+    '{pod} は {taint} を {seconds} 秒間許容する(tolerationSeconds)。その時間が過ぎたので taint-eviction-controller が削除した',
+  whyTolerationDefault:
+    '{pod} は {taint} を {seconds} 秒間許容する(tolerationSeconds。DefaultTolerationSeconds アドミッションプラグインが付ける既定値)。その時間が過ぎたので taint-eviction-controller が削除した',
+  whyTaint: '{node} に NoExecute の taint {taint} が付けられた',
   figures: '自分の実行を図にする',
-  figuresSequence: '自分の実行のシーケンス({n} ステップ)',
+  figuresSequence: '自分の実行のシーケンス({from}〜{to}、矢印 {n} 本)',
+  figuresAround: '基準',
+  figuresNow: '現在({time})',
+  figuresSpan: '範囲',
+  figuresSpans: { '60000': '1 分', '300000': '5 分', '600000': '10 分', '0': '実行全体' },
+  figuresHeartbeats: 'ハートビート(Lease の更新、ノードのステータス)も表示する',
+  figuresLeftOut:
+    'ハートビート {n} 件(Lease の更新と、変化のないノードのステータス)は省いています。',
+  figuresScroll: 'シーケンス図。スクロールすると全体を見られます',
+  figuresSteps: 'ステップをテキストで見る',
+  watching: '監視中: 時間が進むと新しい行が表示されます。Escape か Ctrl+C で止まります。',
+  completions: '補完候補 {n} 件: {list}',
+  manifest: 'マニフェストエディター',
+  manifestLabel: 'マニフェスト(YAML。複数のドキュメントは --- で区切る)',
+  manifestApply: '適用',
+  manifestHelp:
+    '「適用」を押すと、シナリオの apply ステップと同じように、テキストを kubectl apply -f - に渡します。kubectl のメッセージ(行番号つき)は、こことコンソールに表示されます。',
+  manifestEmpty: 'マニフェストが空です。先に YAML を書くか貼り付けてください。',
+  manifestTooLong: 'マニフェストが {n} 文字を超えています。分けて適用してください。',
+  manifestLine: 'kubectl apply -f -   (マニフェストエディター)',
   figuresTable: '自分の実行に登場したコンポーネント',
   figuresMermaid: 'Mermaid のソース',
   announceNode: '{node} が {status} になりました',
@@ -143,7 +215,8 @@ const ja: LabStrings = {
   announcePodStatus: 'Pod {pod} が {status} になりました',
   announceMore: 'ほか {n} 件の変化',
   morePods: 'このノードにはほかに {n} 個の Pod があります（kubectl get pods ですべて表示できます）',
-  pendingPods: '{n} 個の Pod がノードへの割り当てを待っています（Pending。理由は kubectl describe pod で確認できます）',
+  pendingPods:
+    '{n} 個の Pod がノードへの割り当てを待っています（Pending。理由は kubectl describe pod で確認できます）',
   announceFault: '{time} に {node} で「{fault}」',
   badHash:
     'リンクに保存されたラボの状態を読み取れなかったため({reason})、シナリオの最初から始めます。',
@@ -153,6 +226,12 @@ const ja: LabStrings = {
     'node-up': 'ノードを起動',
     partition: 'ネットワークを分断',
     heal: '分断を解消',
+    'kubelet-stop': 'kubelet を停止',
+    'kubelet-start': 'kubelet を起動',
+    'apiserver-down': 'kube-apiserver を停止',
+    'apiserver-up': 'kube-apiserver を起動',
+    'etcd-down': 'etcd を停止',
+    'etcd-up': 'etcd を起動',
   },
 };
 

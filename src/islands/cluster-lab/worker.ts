@@ -6,6 +6,7 @@
 import { sequenceSvg } from '../../lib/figures/sequence-svg.ts';
 import {
   componentTable,
+  heartbeatSeqs,
   parseScenario,
   restore,
   sequenceDiagram,
@@ -18,11 +19,22 @@ import {
   type Service,
   type EndpointSlice,
   type TraceEntry,
+  type KubectlWatch,
+  type WhyWrite,
+  watchRows,
 } from '../../../sim/index.ts';
 import { parse as parseYaml } from 'yaml';
 import { describeEntry, nodeStatus, podStatus, whyChain } from './model.ts';
 import type { Action, LabFault } from './lab-state.ts';
-import type { Request, Response, TraceLite, ViewState } from './protocol.ts';
+import type {
+  CommandResult,
+  FiguresResult,
+  FiguresWindow,
+  Request,
+  Response,
+  TraceLite,
+  ViewState,
+} from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -32,6 +44,8 @@ let seed = 0;
 let run: ScenarioRun | undefined;
 let actions: Action[] = [];
 let sent = 0;
+/** watch is the running `kubectl get -w`, and how many changes it has printed. */
+let watch: { w: KubectlWatch; from: number } | undefined;
 
 const ANIMATED = new Set(['request', 'watch', 'call', 'fault', 'command']);
 const MAX_EVENTS = 60;
@@ -39,11 +53,43 @@ const MAX_PODS_SHOWN = 40;
 /** ADVANCE_BUDGET_MS is the most wall time one playback request may take (see advance). */
 const ADVANCE_BUDGET_MS = 150;
 
-function build(time: number, acts: Action[]): void {
-  run = restore(snapshot(scenarioInput as never, seed, time, acts));
+/** perform does one action on the cluster, as sim/scenario/snapshot.ts#restore replays it. */
+function perform(a: Action): CommandResult | undefined {
+  const c = run!.cluster;
+  if ('kubectl' in a) {
+    const { stdout, stderr, exitCode } = c.kubectl(a.kubectl, a.stdin);
+    return { stdout, stderr, exitCode };
+  }
+  if ('exec' in a) return c.exec(a.node, a.exec);
+  c.fault(a.fault as LabFault, a.node);
+  return undefined;
+}
+
+/**
+ * build replays the actions on a fresh run up to time, as restore does, keeping what each printed
+ * (a shared link shows the console transcript it was made with).
+ */
+function build(time: number, acts: Action[]): (CommandResult | undefined)[] {
+  run = restore(snapshot(scenarioInput as never, seed, 0, []));
+  const outputs: (CommandResult | undefined)[] = new Array<CommandResult | undefined>(acts.length);
+  const order = acts.map((a, i) => ({ a, i })).sort((x, y) => x.a.at - y.a.at);
+  for (const { a, i } of order) {
+    run.runUntil(a.at);
+    outputs[i] = perform(a);
+  }
+  run.runUntil(time);
   actions = acts;
   sent = run.cluster.sim.trace.length;
+  watch = undefined;
+  return outputs;
 }
+
+const MAX_NAMES = 200;
+/**
+ * MAX_FIGURE_STEPS only guards against a window so busy the SVG would not draw (thousands of
+ * Pods); a node's failure, taint and eviction in a 15 min window stay far below it.
+ */
+const MAX_FIGURE_STEPS = 600;
 
 function now(): number {
   return run!.cluster.sim.now();
@@ -105,7 +151,25 @@ function state(): ViewState {
     .slice(sent)
     .filter((e) => ANIMATED.has(e.kind) && !(e.kind === 'request' && e.verb === 'watch'));
   sent = trace.length;
+  const names: Record<string, string[]> = {
+    nodes: nodes.map((n) => n.name),
+    pods: pods.map((p) => p.name),
+  };
+  for (const r of ['deployments', 'replicasets', 'services', 'daemonsets'] as const)
+    names[r] = api
+      .peekAll<Service>(r)
+      .slice(0, MAX_NAMES)
+      .map((o) => o.metadata.name);
+  let rows: string | undefined;
+  if (watch) {
+    const changes = api.changes;
+    rows = watchRows(watch.w, changes.slice(watch.from), now()) || undefined;
+    watch.from = changes.length;
+  }
   return {
+    names,
+    watching: watch !== undefined,
+    ...(rows ? { watchRows: rows } : {}),
     time: now(),
     until: run!.until,
     nodes,
@@ -169,8 +233,8 @@ function handle(req: Request): Response {
     scenarioInput = parseYaml(req.scenarioYaml);
     scenario = parseScenario(req.scenarioYaml);
     seed = req.seed;
-    build(req.time ?? 0, req.actions ?? []);
-    return { id: req.id, ok: true, state: state() };
+    const outputs = build(req.time ?? 0, req.actions ?? []);
+    return { id: req.id, ok: true, state: state(), outputs };
   }
   if (!run) return { id: req.id, ok: false, error: 'not initialised' };
   switch (req.type) {
@@ -184,11 +248,23 @@ function handle(req: Request): Response {
       seek(req.ms);
       return { id: req.id, ok: true, state: state() };
     case 'kubectl': {
-      const result = run.cluster.kubectl(req.line);
-      actions = [...actions, { at: now(), kubectl: req.line }];
+      // A manifest from the editor is applied as a scenario's apply step is: kubectl apply -f -
+      // with the manifest on stdin (sim/scenario/runner.ts#runStep).
+      const action: Action =
+        req.stdin === undefined
+          ? { at: now(), kubectl: req.line }
+          : { at: now(), kubectl: req.line, stdin: req.stdin };
+      const { watch: w, ...result } = run.cluster.kubectl(req.line, req.stdin);
+      actions = [...actions, action];
+      // A new command ends a running watch, as typing one after Ctrl+C would.
+      watch = w ? { w, from: run.cluster.apiserver.changes.length } : undefined;
       return { id: req.id, ok: true, state: state(), result };
     }
+    case 'unwatch':
+      watch = undefined;
+      return { id: req.id, ok: true, state: state() };
     case 'exec': {
+      watch = undefined;
       // Node commands are actions too: mv and systemctl change the node, so seeking replays them.
       const result = run.cluster.exec(req.node, req.line);
       actions = [...actions, { at: now(), exec: req.line, node: req.node }];
@@ -206,54 +282,99 @@ function handle(req: Request): Response {
         id: req.id,
         ok: true,
         state: state(),
-        why: whyChain(run.cluster.sim.trace, req.kind, req.name),
+        why: markLearnerFaults(whyChain(
+          { trace: run.cluster.sim.trace, changes: run.cluster.apiserver.changes },
+          req.kind,
+          req.name,
+          { gracePeriod: run.cluster.sim.settings.nodeMonitorGracePeriod / 1000 },
+        )),
       };
-    case 'figures': {
-      // The learner's part of the run: from their first action, or the whole run if none yet.
-      const trace = run.cluster.sim.trace;
-      const from = actions.length > 0 ? Math.min(...actions.map((a) => a.at)) / 1000 : undefined;
-      const d = sequenceDiagram(
-        { trace, changes: run.cluster.apiserver.changes },
-        {
-          from,
-          collapseWatches: true,
-          reads: false,
-          etcd: false,
-          fields: true,
-          maxSteps: 80,
-          title: scenario!.name,
-        },
-      );
-      const rows = componentTable(trace, { lang: req.lang });
-      const svg = sequenceSvg(d, { id: 'lab-own-run', lang: req.lang });
-      return {
-        id: req.id,
-        ok: true,
-        state: state(),
-        figures: {
-          svg,
-          steps: d.steps.map((s) => ({
-            n: s.n,
-            t: s.t,
-            from: s.from,
-            to: s.to,
-            text: s.text,
-            dotted: s.dotted,
-          })),
-          participants: d.participants,
-          mermaid: d.mermaid,
-          rows: rows.map((r) => ({
-            component: r.component,
-            where: r.where,
-            watches: r.watches,
-            decides: r.decides,
-            writes: r.writes,
-          })),
-          headers: [...TABLE_HEADERS[req.lang]],
-        },
-      };
-    }
+    case 'figures':
+      return { id: req.id, ok: true, state: state(), figures: figures(req.lang, req.window) };
   }
+}
+
+/** markLearnerFaults says which faults in a chain the learner injected (the rest are the scenario's). */
+function markLearnerFaults(writes: WhyWrite[]): WhyWrite[] {
+  for (const w of writes)
+    for (const l of w.because) {
+      if (l.kind !== 'fault' || !l.params) continue;
+      const mine = actions.some(
+        (a) =>
+          'fault' in a &&
+          a.fault === l.params!.fault &&
+          (a.node ?? '') === l.params!.node &&
+          Math.abs(a.at - l.t * 1000) < 1,
+      );
+      l.params.by = mine ? 'learner' : 'scenario';
+    }
+  return writes;
+}
+
+/**
+ * figures draws the learner's run in a window around a chosen moment: the span before it when it
+ * is the current time, the span after it (from a little before) when it is an action. Heartbeats
+ * are left out unless asked for, and no arrow cap applies, so a window reaches what it covers.
+ */
+function figures(lang: 'en' | 'ja', win: FiguresWindow): FiguresResult {
+  const r = run!;
+  const end = now() / 1000;
+  const at = win.around / 1000;
+  let from: number;
+  let to: number;
+  if (win.span === 0) [from, to] = [0, end];
+  else if (win.around >= now()) [from, to] = [Math.max(0, end - win.span / 1000), end];
+  else [from, to] = [Math.max(0, at - 5), Math.min(end, at - 5 + win.span / 1000)];
+  const all = r.cluster.sim.trace;
+  const changes = r.cluster.apiserver.changes;
+  const beats = win.heartbeats ? new Set<number>() : heartbeatSeqs({ trace: all, changes });
+  const trace = beats.size ? all.filter((e) => !beats.has(e.seq)) : all;
+  const left = all.filter(
+    (e) => beats.has(e.seq) && e.kind === 'request' && e.t >= from && e.t <= to,
+  ).length;
+  const d = sequenceDiagram(
+    { trace, changes },
+    {
+      from,
+      to,
+      collapseWatches: true,
+      reads: false,
+      etcd: false,
+      fields: true,
+      maxSteps: MAX_FIGURE_STEPS,
+      title: scenario!.name,
+    },
+  );
+  const rows = componentTable(
+    trace.filter((e) => e.t >= from && e.t <= to),
+    { lang },
+  );
+  const svg = sequenceSvg(d, { id: 'lab-own-run', lang });
+  return {
+    from,
+    to,
+    left,
+    svg,
+    steps: d.steps.map((s) => ({
+      kind: s.kind,
+      n: s.n,
+      t: s.t,
+      from: s.from,
+      to: s.to,
+      text: s.text,
+      dotted: s.dotted,
+    })),
+    participants: d.participants,
+    mermaid: d.mermaid,
+    rows: rows.map((x) => ({
+      component: x.component,
+      where: x.where,
+      watches: x.watches,
+      decides: x.decides,
+      writes: x.writes,
+    })),
+    headers: [...TABLE_HEADERS[lang]],
+  };
 }
 
 const onRequest = (ev: MessageEvent<Request>): void => {

@@ -1,7 +1,9 @@
 // quiz-set runs a QuizSet: in practice mode a running total of the set's graded answers; in
 // interview mode Start, a countdown, and at Finish or when time runs out `quiz:reveal` to every
 // question and a debrief. The countdown is shown every second but announced to screen readers at
-// most once a minute, and when time is up.
+// most once a minute, and when time is up. A finished round (its results) is kept in
+// localStorage under the page and the set, so a reload shows its debrief again; "Start a new
+// round" forgets it.
 
 import { STRINGS, fill, formatScore, type ProgressLang, type ProgressStrings } from './strings.ts';
 
@@ -53,6 +55,42 @@ function collect(root: HTMLElement, onChange: () => void): Map<string, Result> {
   return results;
 }
 
+/** Stored is a finished interview round as kept in localStorage. */
+interface Stored {
+  version: 1;
+  timeUp: boolean;
+  results: [string, Omit<Result, 'detail'>][];
+}
+
+/** roundKey is the localStorage key of a set's finished round: the page and the set's heading id. */
+export function roundKey(path: string, setId: string): string {
+  return `kal:quiz-set:${path}#${setId}`;
+}
+
+/** parseRound reads a stored round; anything damaged or of another shape is no round. */
+export function parseRound(raw: string | null | undefined): Stored | undefined {
+  if (!raw) return undefined;
+  try {
+    const s = JSON.parse(raw) as Partial<Stored>;
+    if (s?.version !== 1 || !Array.isArray(s.results)) return undefined;
+    const results = s.results.filter(
+      (e): e is [string, Omit<Result, 'detail'>] =>
+        Array.isArray(e) && typeof e[0] === 'string' && typeof e[1]?.score === 'number',
+    );
+    return { version: 1, timeUp: Boolean(s.timeUp), results };
+  } catch {
+    return undefined;
+  }
+}
+
+function storage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 const total = (results: Map<string, Result>) =>
   [...results.values()].reduce((s, r) => s + r.score, 0);
 
@@ -93,9 +131,33 @@ function mountInterview(
   const announce = $<HTMLElement>('announce');
   const questions = $<HTMLElement>('questions');
   const debrief = $<HTMLElement>('debrief');
+  const again = $<HTMLButtonElement>('again');
   if (!start || !finish || !clock || !announce || !questions || !debrief) return;
+  const key = roundKey(location.pathname, root.getAttribute('aria-labelledby') ?? '');
+  let timeUpAt = false;
+  const save = () => {
+    const stored: Stored = {
+      version: 1,
+      timeUp: timeUpAt,
+      results: [...results].map(([id, r]) => [
+        id,
+        { score: r.score, correct: r.correct, final: r.final, selfAssessed: r.selfAssessed },
+      ]),
+    };
+    try {
+      storage()?.setItem(key, JSON.stringify(stored));
+    } catch {
+      // Full or disabled storage: the debrief lives for this page view only.
+    }
+  };
   const limit = minutes * 60_000;
-  const results = collect(root, () => undefined);
+  // After the round, an answer still counts (an interview question self-assessed at the debrief,
+  // say): the debrief and the stored round follow it.
+  const results = collect(root, () => {
+    if (root.dataset.state !== 'done') return;
+    showDebrief(questionRoots(root), false);
+    save();
+  });
   let timer: ReturnType<typeof setInterval> | undefined;
   let lastMinute = minutes;
   root.dataset.state = 'ready';
@@ -105,6 +167,8 @@ function mountInterview(
     root.dataset.state = 'done';
     clearInterval(timer);
     finish.hidden = true;
+    timeUpAt = timeUp;
+    if (again) again.hidden = false;
     if (timeUp) clock.textContent = clockText(0);
     announce.textContent = timeUp ? t.timeUp : t.finished;
     const roots = questionRoots(root);
@@ -113,9 +177,10 @@ function mountInterview(
     const open = [...results.values()].filter((r) => !r.final).map((r) => r.detail);
     if (open.length) void import('./store.ts').then((m) => m.closeRounds(open, new Date()));
     showDebrief(roots);
+    save();
   };
 
-  const showDebrief = (roots: HTMLElement[]) => {
+  const showDebrief = (roots: HTMLElement[], focus = true) => {
     const totalEl = debrief.querySelector<HTMLElement>('[data-role="debrief-total"]');
     const list = debrief.querySelector<HTMLOListElement>('[data-role="debrief-list"]');
     if (totalEl)
@@ -157,8 +222,37 @@ function mountInterview(
       }),
     );
     debrief.hidden = false;
-    debrief.querySelector<HTMLElement>('h3')?.focus();
+    if (focus) debrief.querySelector<HTMLElement>('h3')?.focus();
   };
+
+  again?.addEventListener('click', () => {
+    try {
+      storage()?.removeItem(key);
+    } catch {
+      // Nothing stored to forget.
+    }
+    location.reload();
+  });
+
+  // A round finished before this page view: its debrief again, and the questions open.
+  const restored = parseRound(storage()?.getItem(key));
+  if (restored) {
+    for (const [id, r] of restored.results) results.set(id, { ...r, detail: undefined });
+    root.dataset.state = 'done';
+    timeUpAt = restored.timeUp;
+    start.hidden = true;
+    questions.hidden = false;
+    if (again) again.hidden = false;
+    if (restored.timeUp) clock.textContent = clockText(0);
+    announce.textContent = t.restored;
+    debrief.querySelector('[data-role="restored"]')?.remove();
+    const note = document.createElement('p');
+    note.dataset.role = 'restored';
+    note.textContent = t.restored;
+    debrief.querySelector('h3')?.after(note);
+    showDebrief(questionRoots(root), false);
+    return;
+  }
 
   start.disabled = false;
   start.addEventListener('click', () => {

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { closest } from '../../../sim/index.ts';
 import { AuthorError, locateText } from '../../lib/author-error.ts';
 import { loadQuestions, untranslatedTexts, type LoadedQuestion } from '../../quiz/load.ts';
+import { keyForPage } from '../../quiz/page.ts';
+import type { Keyed } from '../../quiz/grade.ts';
 
 let cache: { key: string; byId: Map<string, LoadedQuestion> } | undefined;
 
@@ -70,4 +72,16 @@ export function requireQuestion(id: string, file: string): LoadedQuestion {
 export function untranslatedNotice(lq: LoadedQuestion, lang: string): string {
   if (lang !== 'ja' || untranslatedTexts(lq.question).length === 0) return '';
   return 'この問題はまだ日本語に翻訳されていないため、英語のまま表示しています。';
+}
+
+const pageKeys = new Map<string, { yaml: string; keyed: Keyed }>();
+
+/** pageKeyOf is the key of the variant a page renders (0), worked out once per build (ordering items are shuffled away from it). */
+export function pageKeyOf(lq: LoadedQuestion): Keyed {
+  const yaml = JSON.stringify(lq.question) + (lq.scenarioYaml ?? '');
+  const hit = pageKeys.get(lq.question.id);
+  if (hit && hit.yaml === yaml) return hit.keyed;
+  const keyed = keyForPage(lq);
+  pageKeys.set(lq.question.id, { yaml, keyed });
+  return keyed;
 }

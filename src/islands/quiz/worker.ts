@@ -22,11 +22,13 @@ import {
   MAX_COMMANDS,
   commandLines,
   variantOf,
+  redact,
   type Keyed,
 } from '../../quiz/grade.ts';
+import { seedOf, shuffleNotKey } from '../../quiz/page.ts';
 import { evidence, type Fact } from '../../quiz/evidence.ts';
 import type { Question } from '../../quiz/schema.ts';
-import { unseal, type GradeResult, type Payload, type Request, type Response } from './protocol.ts';
+import type { GradeResult, Payload, Request, Response } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -125,7 +127,11 @@ async function prepare(req: Extract<Request, { type: 'prepare' }>): Promise<Resp
   const { id } = req.payload;
   if (req.payload.question.kind !== 'what-if') setTimeout(() => evidenceOf(id, req.v), 0);
   if (req.payload.question.kind === 'task') setTimeout(() => void playStart(id, req.v), 0);
-  return { id: req.id, ok: true, variant: k.variant };
+  // The page's order was shuffled at build for variant 0; this variant's key may be that order.
+  let order: string[] | undefined;
+  if (k.key.kind === 'ordering' && req.order && req.order.join('\n') === k.key.values.join('\n'))
+    order = shuffleNotKey(req.order, k.key.values, seedOf(id, req.v));
+  return { id: req.id, ok: true, variant: k.variant, order };
 }
 
 /**
@@ -161,39 +167,54 @@ async function playStart(qid: string, v: number): Promise<void> {
   }
 }
 
-/** register rebuilds the question the page carried: wrong fixtures stay out, solutions are unsealed. */
+/** register keeps the question the page carried (it has no fixtures: the build's audit ran them). */
 function register(p: Payload): void {
   if (questions.has(p.id)) return;
   const q = p.question;
-  if (q.kind === 'what-if' || q.kind === 'task') {
-    const correct = p.sealed ? unseal<never[]>(p.sealed) : [];
-    (q as { fixtures: unknown }).fixtures = { correct, wrong: [] };
-  }
+  (q as { fixtures: unknown }).fixtures = { correct: [], wrong: [] };
   questions.set(p.id, { q, payload: p });
 }
 
-function aheadKey(qid: string, v: number, answer: unknown): string {
-  return `${qid}#${v}#${JSON.stringify(answer)}`;
+function aheadKey(qid: string, v: number, answer: unknown, reveal: boolean): string {
+  return `${qid}#${v}#${reveal}#${JSON.stringify(answer)}`;
 }
 
-/** gradeAnswer grades one answer and picks what "What the cluster did" shows. */
-function gradeAnswer(qid: string, v: number, answer: Parameters<typeof grade>[2]): GradeResult {
+/**
+ * gradeAnswer grades one answer and picks what "What the cluster did" shows. Without reveal, a
+ * wrong answer's result keeps only what concerns the answer itself (GradeResult).
+ */
+function gradeAnswer(
+  qid: string,
+  v: number,
+  answer: Parameters<typeof grade>[2],
+  reveal: boolean,
+): GradeResult {
   const start = performance.now();
   const k = keyFor(qid, v);
   const { q, payload } = question(qid);
   // An answer grade() turns away without a run (no commands, too many) leaves the start for the next.
   const lines = answer.kind === 'task' ? commandLines(answer.commands).length : 0;
-  const from = q.kind === 'task' && lines > 0 && lines <= MAX_COMMANDS ? takeStart(qid, v) : undefined;
+  const from =
+    q.kind === 'task' && lines > 0 && lines <= MAX_COMMANDS ? takeStart(qid, v) : undefined;
   const { run: answerRun, ...g } = grade(q, k, answer, payload.scenarioYaml, from);
   // What-if answers always show their own run's moments (the point is to see them move);
   // other kinds show the key run's moments after a wrong answer.
+  const revealed = reveal || g.correct;
   const facts =
     q.kind === 'what-if' && answerRun
       ? evidence(q, answerRun)
-      : !g.invalid && !g.correct
+      : revealed && !g.invalid && !g.correct
         ? evidenceOf(qid, v)
         : undefined;
-  return { grade: g, values: k.values, evidence: facts, seed: k.variant.seed, ms: performance.now() - start };
+  return {
+    grade: revealed ? g : redact(q, g),
+    revealed,
+    values: revealed ? k.values : { ...k.variant.params },
+    answerText: revealed ? k.answerText : undefined,
+    evidence: facts,
+    seed: k.variant.seed,
+    ms: performance.now() - start,
+  };
 }
 
 /** evidenceOf returns the key run's evidence for a variant, computed once. */
@@ -211,23 +232,33 @@ function handle(req: Exclude<Request, { type: 'prepare' }>): Response {
   switch (req.type) {
     case 'grade': {
       const start = performance.now();
-      const hit = ahead.get(aheadKey(req.qid, req.v, req.answer));
-      const result = hit ?? gradeAnswer(req.qid, req.v, req.answer);
+      const hit = ahead.get(aheadKey(req.qid, req.v, req.answer, req.reveal));
+      const result = hit ?? gradeAnswer(req.qid, req.v, req.answer, req.reveal);
       return { id: req.id, ok: true, result: { ...result, ms: performance.now() - start } };
     }
     case 'speculate': {
-      const k = aheadKey(req.qid, req.v, req.answer);
+      const k = aheadKey(req.qid, req.v, req.answer, req.reveal);
       let result = ahead.get(k);
-      if (!result) remember(ahead, k, (result = gradeAnswer(req.qid, req.v, req.answer)), AHEAD_SIZE);
+      if (!result)
+        remember(
+          ahead,
+          k,
+          (result = gradeAnswer(req.qid, req.v, req.answer, req.reveal)),
+          AHEAD_SIZE,
+        );
       return { id: req.id, ok: true, result };
     }
     case 'solution': {
+      // What-if and task example solutions are in the answers file (the island loads it).
       const k = keyFor(req.qid, req.v);
+      const q = question(req.qid).q;
       return {
         id: req.id,
         ok: true,
-        solution: solutionOf(question(req.qid).q, k),
+        solution: q.kind === 'what-if' || q.kind === 'task' ? undefined : solutionOf(q, k),
         values: k.values,
+        answerText: k.answerText,
+        evidence: q.kind === 'what-if' ? undefined : evidenceOf(req.qid, req.v),
       };
     }
     case 'console': {
@@ -238,7 +269,12 @@ function handle(req: Exclude<Request, { type: 'prepare' }>): Response {
         .slice(0, MAX_COMMANDS)
         .map((l) => l.slice(0, 2000));
       const run = drive(
-        runVariantSteps(payload.scenarioYaml, variantOf(q, req.v), { commands: { at: q.start, lines }, until: q.start * 1000 }, takeStart(req.qid, req.v)),
+        runVariantSteps(
+          payload.scenarioYaml,
+          variantOf(q, req.v),
+          { commands: { at: q.start, lines }, until: q.start * 1000 },
+          takeStart(req.qid, req.v),
+        ),
       );
       return { id: req.id, ok: true, outputs: run.outputs };
     }
@@ -247,7 +283,11 @@ function handle(req: Exclude<Request, { type: 'prepare' }>): Response {
 
 const onRequest = (ev: MessageEvent<Request>): void => {
   const req = ev.data;
-  const failed = (err: unknown): Response => ({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+  const failed = (err: unknown): Response => ({
+    id: req.id,
+    ok: false,
+    error: err instanceof Error ? err.message : String(err),
+  });
   if (req.type === 'prepare') {
     prepare(req).then(
       (res) => self.postMessage(res),

@@ -1,0 +1,17 @@
+// Where a question's answers file is, and what it holds (written by src/quiz/answers-route.ts,
+// filled by src/quiz/page.ts answersOf). Types and a path only, so the quiz island can load the
+// file without bundling the grader.
+import type { Answer } from './grade.ts';
+import type { Text } from './schema.ts';
+
+/** ANSWERS_DIR is where the build puts each question's answers file: /quiz-answers/<id>.json. */
+export const ANSWERS_DIR = 'quiz-answers';
+
+/** Answers is a question's answers file: what is shown once the key is revealed. */
+export interface Answers {
+  explanation?: Text;
+  /** example is a verified solution of a what-if or task question (its first fixtures.correct). */
+  example?: Answer;
+  modelAnswer?: Text;
+  rubric?: Text[];
+}
