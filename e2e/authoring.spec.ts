@@ -191,6 +191,9 @@ test('an edited scenario reaches its StepOutput without a restart, and each mist
 
   // 5. The page has no Japanese twin: /ja/ shows it in English with Starlight's notice.
   edit(FILES.questions, (s) => s.replace('scenario: authoring-e2x', 'scenario: authoring-e2e'));
+  await expect(page.locator('[data-step-output] figcaption')).toContainText('at 25 s', {
+    timeout: 40_000,
+  });
   await page.goto(`http://localhost:${PORT}/ja/authoring-e2e/`, { timeout: 60_000 });
   await expect(page.getByText('このコンテンツはまだ日本語訳がありません。')).toBeVisible({
     timeout: 40_000,
