@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { courseSidebar } from './src/sidebar.ts';
 import { quizAudit } from './src/integrations/quiz-audit.ts';
 import { authoring } from './src/integrations/authoring.ts';
+import { figureLegibility } from './src/lib/figures/legibility-check.ts';
 
 // The site: Starlight docs with English at / and Japanese at /ja/.
 // Lessons live in top-level content/docs (see src/content.config.ts), outside Starlight's
@@ -35,5 +36,6 @@ export default defineConfig({
     // Before quizAudit: a broken scenario or question file is reported once, not per variant.
     authoring(),
     quizAudit(),
+    figureLegibility(),
   ],
 });

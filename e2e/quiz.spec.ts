@@ -789,19 +789,13 @@ test('the script an interview round loads before the debrief carries no model an
   const bodies: string[] = [];
   page.on('response', async (res) => {
     const type = res.request().resourceType();
-    if (type === 'script' || type === 'document' || type === 'fetch' || type === 'xhr')
+    if (['script', 'document', 'fetch', 'xhr', 'other'].includes(type))
       bodies.push(`${res.url()}\n${await res.text().catch(() => '')}`);
   });
   await openDemo(page, '/demo/interview/');
   await page.getByRole('button', { name: 'Start the round' }).click();
   for (const id of ['demo-who-binds', 'demo-order-apply', 'demo-replacement-seconds'])
     await open(page, id);
-  // The interview question on the quiz page, before its model answer is asked for.
-  await openDemo(page, '/demo/quiz/');
-  const iv = await open(page, 'demo-interview-architecture');
-  await expect(iv.getByRole('button', { name: 'Show model answer' })).toBeEnabled();
-  await open(page, 'demo-task-pending');
-  await open(page, 'demo-whatif-rollout');
   const secrets: string[] = [];
   for (const x of QUESTIONS.values()) {
     const q = x.question;

@@ -1,11 +1,20 @@
-// The whole test suite, in the order CI runs it: typecheck, lint, unit tests, build, browser
-// tests. Stops at the first failing step and ends with one line, `N passed, N failed`, counting
-// every unit and browser test that ran (a failing step that is not a test runner counts as 1).
+// The whole test suite: typecheck, lint, unit tests, the quiz audit, build, browser tests. Ends
+// with one line, `N passed, N failed`, counting every unit and browser test that ran (a failing
+// step that is not a test runner counts as 1).
+//
+// The steps run in two lanes at once, so that the two cores of a CI machine both work: the build
+// and then the browser tests (which need the build), and beside them the checks and unit tests.
+// The build's own quiz audit runs one variant per question; the full audit (the build's default
+// number of variants) is a step of the other lane. The first failing step stops everything: no
+// step starts after it, and the steps still running are stopped. The build lane's output is shown
+// live, line by line; a check's output is printed whole when it ends, so the two lanes never mix
+// within a line. Every step prints its wall time.
 // Run as `npm test`; Node runs this file directly (type stripping), so keep to erasable syntax.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+import { AUDIT_VARIANTS } from '../src/integrations/quiz-audit.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'node_modules', '.bin');
@@ -31,33 +40,25 @@ type Step = {
   skip?: () => string | undefined;
   /** counts reads the runner's JSON report; missing for steps that are not test runners. */
   counts?: () => Counts | undefined;
+  /** live shows the output as it comes, a line at a time, instead of when the step ends. */
+  live?: boolean;
 };
 
-const steps: Step[] = [
-  { name: 'astro check', command: 'astro', args: ['check'] },
+const build: Step[] = [
   {
-    name: 'tsc -p sim/tsconfig.json',
-    command: 'tsc',
-    args: ['-p', 'sim/tsconfig.json'],
-    skip: () =>
-      existsSync(join(root, 'sim/tsconfig.json')) ? undefined : 'no sim/tsconfig.json yet',
+    name: 'astro build',
+    command: 'astro',
+    args: ['build'],
+    // The full audit is the `quiz audit` step of the other lane.
+    env: { QUIZ_AUDIT_VARIANTS: '1' },
+    live: true,
   },
-  { name: 'eslint .', command: 'eslint', args: ['.'] },
-  {
-    name: 'vitest run',
-    command: 'vitest',
-    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
-    counts: () => {
-      const report = readJson(vitestJson) as VitestReport | undefined;
-      return report && { passed: report.numPassedTests, failed: report.numFailedTests };
-    },
-  },
-  { name: 'astro build', command: 'astro', args: ['build'] },
   {
     name: 'playwright test',
     command: 'playwright',
     args: ['test', '--reporter=list,json'],
     env: { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson },
+    live: true,
     counts: () => {
       const report = readJson(playwrightJson) as PlaywrightReport | undefined;
       return (
@@ -70,48 +71,147 @@ const steps: Step[] = [
   },
 ];
 
+const checks: Step[] = [
+  {
+    name: 'tsc -p sim/tsconfig.json',
+    command: 'tsc',
+    args: ['-p', 'sim/tsconfig.json'],
+    skip: () =>
+      existsSync(join(root, 'sim/tsconfig.json')) ? undefined : 'no sim/tsconfig.json yet',
+  },
+  { name: 'eslint .', command: 'eslint', args: ['.'] },
+  // After the two above, so that its content sync does not overlap the build's.
+  { name: 'astro check', command: 'astro', args: ['check'] },
+  {
+    name: 'vitest run',
+    command: 'vitest',
+    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+    counts: () => {
+      const report = readJson(vitestJson) as VitestReport | undefined;
+      return report && { passed: report.numPassedTests, failed: report.numFailedTests };
+    },
+  },
+  {
+    name: 'quiz audit',
+    command: 'node',
+    args: ['scripts/audit-questions.ts', '--variants', String(AUDIT_VARIANTS)],
+  },
+];
+
 /** readJson returns the parsed file, or undefined when the runner did not write it. */
 function readJson(path: string): unknown {
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
 }
 
-/** run starts a tool from node_modules/.bin with its output streamed live, and returns its exit code. */
-function run(step: Step): Promise<number> {
+/** running holds the steps' processes still running, to stop them when another step fails. */
+const running = new Set<ChildProcess>();
+let stopped = false;
+let passed = 0;
+let failed = 0;
+
+/**
+ * run starts a tool from node_modules/.bin in its own process group and returns its exit code and
+ * its output; a live step's output is also written out as it comes, whole lines only.
+ */
+function run(step: Step): Promise<{ code: number; output: string }> {
   // node_modules/.bin first on PATH, so every tool runs on the pinned Node (the `node` package).
   const env = { ...process.env, ...step.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
   return new Promise((done) => {
-    const child = spawn(join(bin, step.command), step.args, { cwd: root, env, stdio: 'inherit' });
-    child.on('error', (err) => {
-      console.error(`could not start ${step.command}: ${err.message}`);
-      done(1);
+    let output = '';
+    const child = spawn(join(bin, step.command), step.args, {
+      cwd: root,
+      env: { ...env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
-    child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
+    running.add(child);
+    // Each stream keeps its unfinished last line until the rest of it arrives.
+    const partial = { stdout: '', stderr: '' };
+    const take = (stream: 'stdout' | 'stderr', text: string): void => {
+      output += text;
+      if (!step.live) return;
+      const lines = partial[stream] + text;
+      const end = lines.lastIndexOf('\n') + 1;
+      process.stdout.write(lines.slice(0, end));
+      partial[stream] = lines.slice(end);
+    };
+    child.stdout.setEncoding('utf8').on('data', (text: string) => take('stdout', text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => take('stderr', text));
+    child.on('error', (err) => {
+      // A tool that cannot start may never emit 'close'.
+      running.delete(child);
+      done({ code: 1, output: `${output}could not start ${step.command}: ${err.message}\n` });
+    });
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      for (const rest of Object.values(partial)) if (rest) process.stdout.write(`${rest}\n`);
+      done({ code: code ?? (signal ? 1 : 0), output });
+    });
   });
 }
 
-let passed = 0;
-let failed = 0;
-for (const step of steps) {
-  console.log(`\n▶ ${step.name}`);
-  const reason = step.skip?.();
-  if (reason !== undefined) {
-    console.log(`skipped: ${reason}`);
-    continue;
-  }
-  const code = await run(step);
-  const counts = step.counts?.();
-  if (counts) {
-    passed += counts.passed;
-    failed += counts.failed;
-  }
-  if (code !== 0) {
-    // A runner that crashed before reporting, or a failing non-test step, still counts as a failure.
-    if (!counts || counts.failed === 0) failed += 1;
-    console.error(`\n✖ ${step.name} failed (exit code ${code}); stopping.`);
-    break;
+/** stopAll ends the process groups of the steps still running. */
+function stopAll(): void {
+  stopped = true;
+  for (const child of running) {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    }
   }
 }
 
+/** runLane runs steps in order until one fails or another lane has failed. */
+async function runLane(steps: Step[]): Promise<void> {
+  for (const step of steps) {
+    if (stopped) return;
+    const reason = step.skip?.();
+    if (reason !== undefined) {
+      console.log(`\n▶ ${step.name}: skipped: ${reason}`);
+      continue;
+    }
+    console.log(`\n▷ ${step.name} started${step.live ? ', its output follows' : ''}`);
+    const start = performance.now();
+    const { code, output } = await run(step);
+    const seconds = ((performance.now() - start) / 1000).toFixed(1);
+    if (stopped && code !== 0) {
+      console.log(`\n▶ ${step.name}: stopped after ${seconds} s`);
+      return;
+    }
+    const shown = step.live ? '' : `\n${output.replace(/\n$/, '')}`;
+    console.log(`\n▶ ${step.name} (${seconds} s)${shown}`);
+    const counts = step.counts?.();
+    if (counts) {
+      passed += counts.passed;
+      failed += counts.failed;
+    }
+    if (code !== 0) {
+      // A runner that crashed before reporting, or a failing non-test step, still counts as a failure.
+      if (!counts || counts.failed === 0) failed += 1;
+      console.error(`\n✖ ${step.name} failed (exit code ${code}); stopping.`);
+      stopAll();
+      return;
+    }
+  }
+}
+
+// The steps run in their own process groups, so a signal to this one must be passed on.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.on(signal, () => {
+    stopAll();
+    process.exit(code);
+  });
+}
+
+const start = performance.now();
+await Promise.all([runLane(build), runLane(checks)]);
 rmSync(work, { recursive: true, force: true });
+console.log(`\nnpm test took ${((performance.now() - start) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;

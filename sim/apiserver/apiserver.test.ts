@@ -44,6 +44,13 @@ describe('KubeAPIServer create', () => {
     expect(p.spec.containers[0].imagePullPolicy).toBe('IfNotPresent');
     expect(p.status).toMatchObject({ phase: 'Pending', qosClass: 'BestEffort' });
   });
+  it('makes a new Namespace Active with the kubernetes finalizer and its metadata.name label', () => {
+    const { api } = newServer();
+    const ns = api.create('test', 'namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } } as Namespace);
+    expect(ns.status).toEqual({ phase: 'Active' });
+    expect(ns.spec).toEqual({ finalizers: ['kubernetes'] });
+    expect(ns.metadata.labels).toEqual({ 'kubernetes.io/metadata.name': 'team-a' });
+  });
   it('adds the DefaultTolerationSeconds tolerations unless already tolerated', () => {
     const { api } = newServer();
     const p = api.create('test', 'pods', newPod('a'));

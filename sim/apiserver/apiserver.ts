@@ -402,6 +402,17 @@ export class KubeAPIServer {
           }
         }
         break;
+      case 'Namespace':
+        // Mirrors pkg/registry/core/namespace/strategy.go (PrepareForCreate: phase Active, the
+        // "kubernetes" finalizer) and SetDefaults_Namespace in pkg/apis/core/v1/defaults.go (the
+        // immutable kubernetes.io/metadata.name label, on create and update).
+        obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name };
+        if (isCreate) {
+          obj.status = { phase: 'Active' };
+          const finalizers = obj.spec?.finalizers ?? [];
+          obj.spec = { ...obj.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
+        }
+        break;
       case 'Node':
         if (isCreate) taintNodesByCondition(obj);
         obj.spec ??= {};

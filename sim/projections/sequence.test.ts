@@ -194,11 +194,46 @@ describe('sequenceDiagram options', () => {
   });
 });
 
+describe('maxParticipants', () => {
+  it('keeps kube-apiserver and the busiest lifelines, in canonical order, and names the rest', () => {
+    const follow = { resource: 'pods', namespace: 'default', label: 'app=web', index: 0 };
+    const all = sequenceDiagram(apply, { follow });
+    const capped = sequenceDiagram(apply, { follow, maxParticipants: 5 });
+    expect(all.participants.length).toBeGreaterThan(5);
+    const labels = capped.participants.map((p) => p.label);
+    expect(labels).toHaveLength(5);
+    expect(labels).toContain('kube-apiserver');
+    // Canonical order is kept among the survivors.
+    const order = all.participants.map((p) => p.label);
+    expect(labels).toEqual(order.filter((p) => labels.includes(p)));
+    expect(capped.hiddenParticipants).toEqual(order.filter((p) => !labels.includes(p)));
+    // Every arrow left is between two shown lifelines.
+    for (const s of capped.steps) {
+      expect(labels).toContain(s.from);
+      expect(labels).toContain(s.to);
+    }
+    // Explicit participants are never capped.
+    const explicit = sequenceDiagram(apply, {
+      follow,
+      maxParticipants: 2,
+      participants: ['kubectl', 'kube-apiserver', 'etcd'],
+    });
+    expect(explicit.participants.map((p) => p.label)).toEqual([
+      'kubectl',
+      'kube-apiserver',
+      'etcd',
+    ]);
+    expect(explicit.hiddenParticipants).toEqual([]);
+  });
+});
+
 describe('waitLabel', () => {
   it('names gaps that match a setting, and only those', () => {
     expect(waitLabel(50)).toBe('50 s later: node-monitor-grace-period');
-    expect(waitLabel(57.85)).toBe('57.9 s later: node-monitor-grace-period');
-    expect(waitLabel(300.002)).toBe('300 s later: default toleration (tolerationSeconds: 300)');
+    expect(waitLabel(57.85)).toBe('57.85 s later: node-monitor-grace-period');
+    expect(waitLabel(300.002)).toBe('300.002 s later: default toleration (tolerationSeconds: 300)');
+    // Times print to the millisecond, never rounded to "0" or to a neighbouring moment.
+    expect(waitLabel(0.004)).toBe('0.004 s later');
     expect(waitLabel(10.2)).toBe('10.2 s later: lease renew interval');
     expect(waitLabel(20)).toBe('20 s later');
     expect(waitLabel(120)).toBe('120 s later');

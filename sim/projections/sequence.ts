@@ -34,6 +34,12 @@ export interface SequenceOptions {
    * ("kubelet@*"). Default: every component that appears, in the canonical order.
    */
   participants?: string[];
+  /**
+   * maxParticipants caps the lifelines when participants is not given: kube-apiserver (the hub)
+   * and then the components with the most arrows, drawn in the canonical order. The rest are named
+   * in hiddenParticipants. Default: no cap (the figure components pass 5).
+   */
+  maxParticipants?: number;
   /** follow keeps only what concerns these objects, plus every entry that led to it. */
   follow?: FollowSpec | FollowSpec[];
   from?: number;
@@ -101,6 +107,8 @@ export interface SequenceDiagram {
   notes: SequenceStep[];
   /** targets are the followed objects, resolved. */
   targets: ObjectRef[];
+  /** hiddenParticipants are the components maxParticipants left out, in canonical order. */
+  hiddenParticipants: string[];
   mermaid: string;
 }
 
@@ -205,6 +213,26 @@ export function sequenceDiagram(run: RunLike, opts: SequenceOptions = {}): Seque
   } else {
     order = [...appearing].filter((a) => !a.startsWith('~')).sort(compareComponents);
   }
+  let hiddenParticipants: string[] = [];
+  if (
+    !opts.participants &&
+    opts.maxParticipants !== undefined &&
+    order.length > opts.maxParticipants
+  ) {
+    const arrows = new Map(order.map((p) => [p, 0]));
+    for (const s of steps)
+      if (s.kind !== 'note')
+        for (const p of new Set([s.from, s.to])) arrows.set(p, (arrows.get(p) ?? 0) + 1);
+    const ranked = [...order].sort(
+      (a, b) =>
+        Number(b === 'kube-apiserver') - Number(a === 'kube-apiserver') ||
+        arrows.get(b)! - arrows.get(a)! ||
+        compareComponents(a, b),
+    );
+    const kept = new Set(ranked.slice(0, Math.max(opts.maxParticipants, 1)));
+    hiddenParticipants = order.filter((p) => !kept.has(p));
+    order = order.filter((p) => kept.has(p));
+  }
   const allowed = new Set(order);
   steps = steps.flatMap((s) => {
     if (s.kind !== 'note') return allowed.has(s.from) && allowed.has(s.to) ? [s] : [];
@@ -306,6 +334,7 @@ export function sequenceDiagram(run: RunLike, opts: SequenceOptions = {}): Seque
     steps: numbered,
     notes: numbered.filter((s) => s.kind === 'note'),
     targets,
+    hiddenParticipants,
     mermaid: `${lines.join('\n')}\n`,
   };
 }

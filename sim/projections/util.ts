@@ -205,11 +205,13 @@ export function accLines(title: string, description: string, indent = '  '): str
   return [`${indent}accTitle: ${clean(title)}`, `${indent}accDescr: ${clean(description)}`];
 }
 
-/** formatSeconds prints virtual seconds compactly: 50, 57.9, 0.004. */
+/**
+ * formatSeconds prints virtual seconds to the millisecond, the trace's resolution, without
+ * trailing zeros: 50, 57.9, 2.834, 0.004 (never "0" for 0.004). src/lib/figures/svg.ts's seconds()
+ * prints the same way.
+ */
 export function formatSeconds(s: number): string {
-  if (Math.abs(s - Math.round(s)) < 0.05) return String(Math.round(s));
-  if (Math.abs(s) >= 1) return (Math.round(s * 10) / 10).toString();
-  return (Math.round(s * 1000) / 1000).toString();
+  return String(Math.round(s * 1000) / 1000);
 }
 
 /** plural writes "1 request" / "3 requests". */

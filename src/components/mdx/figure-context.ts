@@ -1,7 +1,8 @@
-// Shared by the figure components: which language a figure speaks and which page it is on.
+// Shared by the figure components: which language a figure speaks, which page it is on, and the
+// one place their props are checked (checkFigureProps).
 import { closest, sequenceDiagram, type RunResult } from '../../../sim/index.ts';
 import { langOf } from '../../i18n/ui.ts';
-import { FigureError } from '../../lib/figures/run.ts';
+import { FigureError, scenarioName, type FigureSource } from '../../lib/figures/run.ts';
 import type { FigureLang } from '../../lib/figures/strings.ts';
 
 /** AstroLike is the part of the Astro global the figure components read. */
@@ -69,4 +70,38 @@ export function checkParticipants(
       text,
     );
   }
+}
+
+/** FigureProps are the props every figure component may check here (each one optional). */
+export interface FigureProps extends FigureSource {
+  participants?: string[];
+  maxParticipants?: number;
+  from?: number;
+  to?: number;
+}
+
+/**
+ * checkFigureProps rejects props a figure cannot draw, with a FigureError naming the page, the
+ * component and what to write instead. Every figure component calls it before running its scenario.
+ */
+export function checkFigureProps(component: string, p: FigureProps, page: string): void {
+  const fail = (detail: string): never => {
+    throw new FigureError(page, scenarioName(p), `${component}: ${detail}`);
+  };
+  for (const k of ['from', 'to'] as const) {
+    const v = p[k];
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0))
+      fail(
+        `${k} must be a number of virtual seconds, such as ${k}={30}; found ${JSON.stringify(v)}.`,
+      );
+  }
+  if (p.from !== undefined && p.to !== undefined && p.from > p.to)
+    fail(`from={${p.from}} is after to={${p.to}}: the window would be empty.`);
+  const max = p.maxParticipants;
+  if (max !== undefined && !(Number.isInteger(max) && max >= 2))
+    fail(
+      `maxParticipants must be a whole number of lifelines, 2 or more; found ${JSON.stringify(max)}.`,
+    );
+  if (p.participants !== undefined && p.participants.length === 0)
+    fail('participants is empty: list the lifelines to draw, or leave it out.');
 }

@@ -27,9 +27,11 @@ export function figuresPanel(lab: Lab): Panel {
             : 'exec' in a
               ? `ssh ${a.node} ${a.exec}`
               : `kubectl ${a.kubectl}`
-        }`.slice(0, 80),
+        }`,
       })),
     ];
+    // A long command would make the list wider than a phone: its label is cut with an ellipsis.
+    for (const w of want) if (w.label.length > 44) w.label = `${w.label.slice(0, 43)}…`;
     const sig = want.map((w) => `${w.value}=${w.label}`).join('|');
     if (around.dataset.sig === sig) return;
     around.dataset.sig = sig;
@@ -76,8 +78,18 @@ export function figuresPanel(lab: Lab): Panel {
     figure.setAttribute('role', 'group');
     figure.setAttribute('aria-label', t.figuresScroll);
     const svgDoc = new DOMParser().parseFromString(f.svg, 'image/svg+xml');
-    if (svgDoc.documentElement.nodeName === 'svg')
-      figure.append(document.importNode(svgDoc.documentElement, true));
+    if (svgDoc.documentElement.nodeName === 'svg') {
+      const svg = document.importNode(svgDoc.documentElement, true) as unknown as SVGSVGElement;
+      // Shown at its own size (12 px text), never shrunk to the card: the frame scrolls instead.
+      const w = svg.viewBox.baseVal.width;
+      if (w > 0) {
+        svg.setAttribute('width', String(w));
+        svg.style.width = `${w}px`;
+        svg.style.minWidth = '';
+        svg.style.maxWidth = 'none';
+      }
+      figure.append(svg);
+    }
     const stepsBox = document.createElement('details');
     const stepsSummary = document.createElement('summary');
     stepsSummary.textContent = t.figuresSteps;

@@ -6,7 +6,11 @@ import type { Fact } from '../../quiz/evidence.ts';
 
 const NS = 'http://www.w3.org/2000/svg';
 
-function node<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
+function node<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number>,
+  text?: string,
+): SVGElementTagNameMap[K] {
   const e = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   if (text !== undefined) e.textContent = text;
@@ -21,7 +25,11 @@ export interface Said {
 }
 
 /** evidenceTimeline returns the SVG, or undefined when there is nothing to place on an axis. */
-export function evidenceTimeline(facts: Fact[], unit: string, said?: Said): SVGSVGElement | undefined {
+export function evidenceTimeline(
+  facts: Fact[],
+  unit: string,
+  said?: Said,
+): SVGSVGElement | undefined {
   if (facts.length < 2 && !said) return undefined;
   const W = 640;
   const left = 16;
@@ -32,7 +40,12 @@ export function evidenceTimeline(facts: Fact[], unit: string, said?: Said): SVGS
   const span = end - t0 || 1;
   const x = (t: number) => left + ((t - t0) / span) * (right - left);
   const H = said ? 122 : 62;
-  const svg = node('svg', { viewBox: `0 0 ${W} ${H}`, class: 'quiz-timeline', 'aria-hidden': 'true', focusable: 'false' });
+  const svg = node('svg', {
+    viewBox: `0 0 ${W} ${H}`,
+    class: 'quiz-timeline',
+    'aria-hidden': 'true',
+    focusable: 'false',
+  });
   svg.append(node('line', { x1: left, x2: right, y1: 24, y2: 24, class: 'axis' }));
   // Marks: facts at the same pixel share a label ("1,2").
   const groups = new Map<number, number[]>();
@@ -46,16 +59,26 @@ export function evidenceTimeline(facts: Fact[], unit: string, said?: Said): SVGS
     svg.append(node('line', { x1: px, x2: px, y1: 18, y2: 30, class: 'mark' }));
     row = px - lastLabelX < 28 ? (row + 1) % 2 : 0;
     const anchor = px < left + 24 ? 'start' : px > right - 24 ? 'end' : 'middle';
-    svg.append(node('text', { x: px, y: row ? 10 : 44, 'text-anchor': anchor, class: 'num' }, nums.join(',')));
+    svg.append(
+      node(
+        'text',
+        { x: px, y: row ? 10 : 44, 'text-anchor': anchor, class: 'num' },
+        nums.join(','),
+      ),
+    );
     lastLabelX = px;
   }
   svg.append(node('text', { x: left, y: 58, class: 'tick' }, `${round(t0)} ${unit}`));
-  svg.append(node('text', { x: right, y: 58, 'text-anchor': 'end', class: 'tick' }, `${round(end)} ${unit}`));
+  svg.append(
+    node('text', { x: right, y: 58, 'text-anchor': 'end', class: 'tick' }, `${round(end)} ${unit}`),
+  );
   if (said) {
     // Each bar has its label above it, at the left, so no label sits on a bar.
     const bar = (y: number, to: number, cls: string, label: string) => {
       svg.append(node('text', { x: left, y: y - 3, class: 'tick' }, label));
-      svg.append(node('rect', { x: left, y, width: Math.max(2, x(to) - left), height: 10, class: cls }));
+      svg.append(
+        node('rect', { x: left, y, width: Math.max(2, x(to) - left), height: 10, class: cls }),
+      );
     };
     bar(78, measuredEnd, 'sim', said.simLabel);
     bar(108, t0 + said.seconds, 'you', said.label);

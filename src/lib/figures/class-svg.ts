@@ -91,7 +91,7 @@ export function classSvg(d: ResourceDiagram, opts: ClassSvgOptions): string {
     const head = `${c.name} (${c.count})`;
     const w = Math.max(
       textWidth(head, FONT + 1) + 2 * PAD,
-      ...lines.map((l) => monoWidth(l, 11.5) + 2 * PAD),
+      ...lines.map((l) => monoWidth(l, 12) + 2 * PAD),
       150,
     );
     return { w, h: HEAD + lines.length * LINE + PAD, lines };

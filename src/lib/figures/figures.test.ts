@@ -18,7 +18,9 @@ import { graphSvg } from './graph-svg.ts';
 import { figureId, runFor, SCENARIO_DIR } from './run.ts';
 import { AuthorError } from '../author-error.ts';
 import { sequenceSvg } from './sequence-svg.ts';
-import { esc, textWidth } from './svg.ts';
+import { COLUMN_WIDTHS, esc, MIN_FONT, seconds, svgMetrics, textWidth, wrapLabel } from './svg.ts';
+import { legibilityProblems, needsFullSize, shownFont } from './legibility.ts';
+import { figuresIn } from './legibility-check.ts';
 import { nodeBand, niceStep, replicaSetSeries, stepChart, ticks } from './timeline-svg.ts';
 
 const apply = runFor({ scenario: 'apply-to-running', seed: 1, page: 'test' });
@@ -40,7 +42,9 @@ function expectAccessibleSvg(svg: string, id: string) {
   expect(svg).toMatch(new RegExp(`<title id="${id}-title">[^<]+</title>`));
   expect(svg).toMatch(new RegExp(`<desc id="${id}-desc"[^>]*>[^<]+</desc>`));
   expect(svg).toMatch(/viewBox="-?[\d.]+ -?[\d.]+ \d+ \d+"/);
-  expect(svg).toContain('width="100%"');
+  // Drawn at its own size: width and height attributes equal the viewBox's (never shrunk).
+  const vb = /viewBox="-?[\d.]+ -?[\d.]+ (\d+) (\d+)"/.exec(svg)!;
+  expect(svg).toContain(`width="${vb[1]}" height="${vb[2]}"`);
   expect(svg).not.toContain('<script');
   expect(svg).not.toMatch(/NaN|undefined|Infinity/);
 }
@@ -53,6 +57,86 @@ describe('esc', () => {
   });
   it('measures wide characters wider', () => {
     expect(textWidth('ノード', 12)).toBeGreaterThan(textWidth('abc', 12));
+  });
+});
+
+describe('seconds', () => {
+  it('prints virtual seconds to the millisecond, never rounding a short time to 0', () => {
+    expect(seconds(0.004)).toBe('0.004');
+    expect(seconds(0.0004)).toBe('0');
+    expect(seconds(0.0006)).toBe('0.001');
+    expect(seconds(50)).toBe('50');
+    expect(seconds(50.04)).toBe('50.04');
+    expect(seconds(57.9)).toBe('57.9');
+    expect(seconds(2.8345)).toBe('2.835');
+    expect(seconds(415.102)).toBe('415.102');
+    expect(seconds(-0)).toBe('0');
+  });
+  it('gives the same time text in both languages (the unit is added around it)', () => {
+    const d = sequenceDiagram(apply, {
+      follow: { resource: 'pods', namespace: 'default', label: 'app=web', index: 0 },
+      to: 0.004,
+    });
+    for (const lang of ['en', 'ja'] as const) {
+      const svg = sequenceSvg(d, { id: 's', lang });
+      expect(svg).toContain('>0.004 s</text>');
+      expect(svg).toContain('>0.002 s</text>');
+      expect(svg).not.toMatch(/>0 s<\/text>[\s\S]*>0 s<\/text>/);
+    }
+  });
+});
+
+describe('wrapLabel', () => {
+  it('breaks at spaces, after "/" and "-", and before "@", keeping every character', () => {
+    const key = 'txn-create /registry/replicasets/default/web-68c7d7979f';
+    const lines = wrapLabel(key, 112, 12);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const l of lines) expect(textWidth(l, 12)).toBeLessThanOrEqual(112);
+    expect(lines.join(' ').replace(/\/ /g, '/').replace(/- /g, '-')).toBe(key);
+    const name = wrapLabel('container-runtime@node-1', 100, 12);
+    expect(name[0]).toBe('container-');
+    expect(name.join('')).toBe('container-runtime@node-1');
+    expect(wrapLabel('kubelet@node-1', 60, 12)).toEqual(['kubelet', '@node-1']);
+    expect(wrapLabel('short', 100, 12)).toEqual(['short']);
+  });
+});
+
+describe('legibility', () => {
+  it('never draws text below 12 px: every font-size in figures.css is at least MIN_FONT', () => {
+    const css = readFileSync(join(import.meta.dirname, 'figures.css'), 'utf8');
+    const svgPart = css.slice(css.indexOf('/* SVG.'));
+    const sizes = [...svgPart.matchAll(/font-size:\s*([\d.]+)px/g)].map((m) => Number(m[1]));
+    expect(sizes.length).toBeGreaterThan(5);
+    for (const px of sizes) expect(px).toBeGreaterThanOrEqual(MIN_FONT);
+  });
+  it('reads size and smallest font back from an SVG', () => {
+    const svg = '<svg viewBox="-10 0 700.5 300"><text font-size="10">a</text></svg>';
+    expect(svgMetrics(svg)).toEqual({ width: 700.5, height: 300, minFont: 10 });
+    expect(svgMetrics('<svg viewBox="0 0 300 100"></svg>').minFont).toBe(MIN_FONT);
+  });
+  it('warns about a figure wider than the desktop column unless it is marked fullSize', () => {
+    const fits = { width: COLUMN_WIDTHS.desktop, height: 100, minFont: 12 };
+    expect(legibilityProblems(fits)).toEqual([]);
+    expect(needsFullSize(fits)).toBe(true);
+    expect(needsFullSize({ ...fits, width: COLUMN_WIDTHS.phone })).toBe(false);
+    const wide = { width: 1264, height: 100, minFont: 12 };
+    expect(shownFont(wide, COLUMN_WIDTHS.desktop)).toBe(6);
+    const [problem] = legibilityProblems(wide);
+    expect(problem).toContain('1264 px wide');
+    expect(problem).toContain('6.0 px');
+    expect(legibilityProblems({ ...wide, fullSize: true })).toEqual([]);
+    // Text drawn too small is a problem whatever the width, fullSize or not.
+    expect(legibilityProblems({ ...fits, minFont: 10, fullSize: true })).toHaveLength(1);
+  });
+  it('reads the facts Figure.astro writes on a built <figure>', () => {
+    const html =
+      '<figure class="kal-figure" data-figure="graph" id="kal-g" data-fig-width="947" data-fig-min-font="12" data-fig-full-size>' +
+      '<svg viewBox="0 0 947 10"><title id="kal-g-title">Who talks</title></svg></figure>' +
+      '<figure class="kal-figure" data-figure="sequence" id="kal-s" data-fig-width="500" data-fig-min-font="12">';
+    expect(figuresIn(html)).toEqual([
+      { id: 'kal-g', title: 'Who talks', width: 947, minFont: 12, fullSize: true },
+      { id: 'kal-s', title: 'kal-s', width: 500, minFont: 12, fullSize: false },
+    ]);
   });
 });
 

@@ -26,10 +26,11 @@ interface Box {
 const FONT = 12;
 const BOX_H = 32;
 const PITCH = 58;
-const GAP = 170;
+const GAP = 130;
 const MARGIN = 16;
 const GROUP_PAD = 14;
 const GROUP_TITLE = 24;
+const FAR_GAP = 60;
 
 const cx = (b: Box) => b.x + b.w / 2;
 const cy = (b: Box) => b.y + b.h / 2;
@@ -78,10 +79,10 @@ export function graphSvg(g: ComponentGraph, opts: GraphSvgOptions): string {
     near.forEach((a, i) =>
       boxes.set(a.id, { x: rightX + GROUP_PAD, y: innerTop + i * PITCH, w: nearW, h: BOX_H }),
     );
-    const farX = rightX + GROUP_PAD + nearW + (far.length ? 90 : 0);
+    const farX = rightX + GROUP_PAD + nearW + (far.length ? FAR_GAP : 0);
     far.forEach((a, i) => boxes.set(a.id, { x: farX, y: innerTop + i * PITCH, w: farW, h: BOX_H }));
     const rows = Math.max(near.length, far.length, 1);
-    const w = GROUP_PAD * 2 + nearW + (far.length ? 90 + farW : 0);
+    const w = GROUP_PAD * 2 + nearW + (far.length ? FAR_GAP + farW : 0);
     const h = GROUP_TITLE + GROUP_PAD * 2 + rows * PITCH - (PITCH - BOX_H);
     const label =
       machines.size === 1 && m === ''

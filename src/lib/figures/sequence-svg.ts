@@ -15,7 +15,9 @@ import {
   seconds,
   svgFrame,
   text,
+  textLines,
   textWidth,
+  wrapLabel,
 } from './svg.ts';
 
 export interface SequenceSvgOptions {
@@ -33,36 +35,70 @@ export interface SequenceSvgOptions {
 
 const FONT = 12;
 const BOX_H = 30;
+const LINE_H = 15;
+/** Labels wrap to lines of at most this many units, so lifelines can stay close together. */
+const LABEL_WRAP = 112;
+const NOTE_WRAP = 200;
+const BOX_WRAP = 110;
+const BOLD = 1.08;
 const ROW = 30;
 const NOTE_ROW = 28;
-const MIN_GAP = 120;
+const MIN_GAP = 104;
 const LOOP_W = 26;
-const GUTTER = 54;
+const GUTTER_MIN = 40;
 const MARGIN = 12;
+const BADGE_R = 10;
 
 /** sequenceSvg renders the diagram; the number of <line>/<path> arrows equals the arrow steps. */
 export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): string {
   const s = FIGURE_STRINGS[opts.lang ?? 'en'];
   const numbers = opts.numbers ?? true;
-  const gutter = (opts.times ?? true) ? GUTTER : 0;
+  // The time gutter is as wide as its widest label ("120.334 s").
+  const gutter =
+    (opts.times ?? true)
+      ? Math.max(GUTTER_MIN, ...d.steps.map((st) => textWidth(`${seconds(st.t)} s`, FONT) + 14))
+      : 0;
   const ids = d.participants.map((p) => p.label);
   const col = new Map(ids.map((p, i) => [p, i]));
-  const boxW = ids.map((p) => Math.max(textWidth(p, FONT) + 20, 96));
+  // A participant's name breaks before "@node" first, then where wrapLabel can. Box labels are
+  // bold, so they are measured 8% wider.
+  const boxLines = ids.map((p) => {
+    const at = p.indexOf('@');
+    const parts =
+      at > 0 && textWidth(p, FONT) * BOLD > BOX_WRAP ? [p.slice(0, at), p.slice(at)] : [p];
+    return parts.flatMap((part) => wrapLabel(part, BOX_WRAP / BOLD, FONT));
+  });
+  const boxW = boxLines.map((ls) => Math.max(...ls.map((l) => textWidth(l, FONT) * BOLD + 20), 84));
+  const boxH = BOX_H + LINE_H * (Math.max(1, ...boxLines.map((ls) => ls.length)) - 1);
   const n = ids.length;
 
   // Gaps between neighbouring lifelines: wide enough for both boxes, then for every label.
   const gaps = Array.from({ length: Math.max(n - 1, 0) }, (_, i) =>
     Math.max(MIN_GAP, (boxW[i]! + boxW[i + 1]!) / 2 + 16),
   );
+  const badgeW = numbers ? 2 * BADGE_R + 12 : 12;
+  // A label wraps only when it is wider than the room the boxes already leave between its two
+  // lifelines (and never to less than LABEL_WRAP).
+  const room = (st: SequenceStep): number => {
+    if (st.kind === 'note') return NOTE_WRAP;
+    const a = col.get(st.from) ?? 0;
+    const b = col.get(st.to) ?? 0;
+    if (a === b) return LABEL_WRAP;
+    const span = gaps.slice(Math.min(a, b), Math.max(a, b)).reduce((x, y) => x + y, 0);
+    return Math.max(LABEL_WRAP, span - badgeW);
+  };
+  const lines = new Map(d.steps.map((st) => [st, wrapLabel(st.text, room(st), FONT)]));
+  const widest = (st: SequenceStep) => Math.max(...lines.get(st)!.map((l) => textWidth(l, FONT)));
+  const extra = (st: SequenceStep) => LINE_H * (lines.get(st)!.length - 1);
   let rightExtra = 0;
   const arrows = d.steps.filter((st) => st.kind !== 'note');
-  const labelW = (st: SequenceStep) => textWidth(st.text, FONT) + (numbers ? 26 : 12);
+  const labelW = (st: SequenceStep) => widest(st) + badgeW;
   const spans = arrows
     .map((st) => ({ st, a: col.get(st.from) ?? 0, b: col.get(st.to) ?? 0 }))
     .sort((x, y) => Math.abs(x.a - x.b) - Math.abs(y.a - y.b));
   for (const { st, a, b } of spans) {
     if (a === b) {
-      const need = LOOP_W + 10 + textWidth(st.text, FONT) + (numbers ? 20 : 0);
+      const need = LOOP_W + 10 + widest(st) + (numbers ? 2 * BADGE_R + 4 : 0);
       if (a < n - 1) gaps[a] = Math.max(gaps[a]!, need);
       else rightExtra = Math.max(rightExtra, need - boxW[a]! / 2);
       continue;
@@ -83,7 +119,7 @@ export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): strin
   let left = 0;
 
   // Rows.
-  const top = MARGIN + BOX_H + 18;
+  const top = MARGIN + boxH + 18;
   let y = top;
   const body: string[] = [];
   const timeLabels: string[] = [];
@@ -92,7 +128,7 @@ export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): strin
   const arrowCls = (st: SequenceStep) =>
     `kal-fig__arrow kal-fig__arrow--${st.dotted ? 'watch' : 'solid'}`;
   for (const st of d.steps) {
-    const rowH = st.kind === 'note' ? NOTE_ROW : st.from === st.to ? ROW + 12 : ROW;
+    const rowH = (st.kind === 'note' ? NOTE_ROW : st.from === st.to ? ROW + 12 : ROW) + extra(st);
     if (gutter && st.t !== lastTime) {
       timeLabels.push(
         text(MARGIN + gutter - 10, y + 16, `${seconds(st.t)} s`, {
@@ -106,22 +142,22 @@ export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): strin
       const over = (st.over ?? [st.from]).map((o) => xs[col.get(o) ?? 0]!);
       const x0 = Math.min(...over);
       const x1 = Math.max(...over);
-      const w = Math.max(textWidth(st.text, FONT) + 16, x1 - x0 + 40);
+      const w = Math.max(widest(st) + 16, x1 - x0 + 40);
       const cx = (x0 + x1) / 2;
       left = Math.min(left, cx - w / 2 - MARGIN - gutter);
       right = Math.max(right, cx + w / 2);
       body.push(
-        `<g class="kal-fig__note">${rect(cx - w / 2, y + 3, w, NOTE_ROW - 6, 'kal-fig__note-box', 2)}` +
-          `${text(cx, y + NOTE_ROW / 2 + 4, st.text, { anchor: 'middle' })}</g>`,
+        `<g class="kal-fig__note">${rect(cx - w / 2, y + 3, w, NOTE_ROW - 6 + extra(st), 'kal-fig__note-box', 2)}` +
+          `${textLines(cx, y + NOTE_ROW / 2 + 4, lines.get(st)!, LINE_H, { anchor: 'middle' })}</g>`,
       );
     } else {
       const a = xs[col.get(st.from) ?? 0]!;
       const b = xs[col.get(st.to) ?? 0]!;
-      const ay = y + ROW - 8;
+      const ay = y + ROW - 8 + extra(st);
       const badge = numbers ? numberBadge(a, ay, st.n) : '';
       let g: string;
       if (a === b) {
-        const ly = y + 10;
+        const ly = y + 10 + extra(st);
         g =
           polyline(
             [
@@ -133,14 +169,19 @@ export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): strin
             arrowCls(st),
             arrowHead(st),
           ) +
-          text(a + LOOP_W + 6 + (numbers ? 18 : 0), ly + 12, st.text) +
-          (numbers ? numberBadge(a + LOOP_W + 14, ly + 8, st.n) : '');
+          textLines(
+            a + LOOP_W + 6 + (numbers ? 2 * BADGE_R + 4 : 0),
+            ly + 12 - extra(st),
+            lines.get(st)!,
+            LINE_H,
+          ) +
+          (numbers ? numberBadge(a + LOOP_W + 16, ly + 8, st.n) : '');
       } else {
         const dir = b > a ? 1 : -1;
-        const start = a + (numbers ? dir * 9 : 0);
+        const start = a + (numbers ? dir * (BADGE_R + 1) : 0);
         g =
           line(start, ay, b - dir * 1, ay, arrowCls(st), arrowHead(st)) +
-          text((a + b) / 2, ay - 6, st.text, { anchor: 'middle' }) +
+          textLines((a + b) / 2, ay - 6 - extra(st), lines.get(st)!, LINE_H, { anchor: 'middle' }) +
           badge;
       }
       body.push(`<g class="kal-fig__step kal-fig__step--${st.kind}" data-n="${st.n}">${g}</g>`);
@@ -155,9 +196,15 @@ export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): strin
       const cx = xs[i]!;
       return (
         `<g class="kal-fig__participant">` +
-        line(cx, MARGIN + BOX_H, cx, bottom, 'kal-fig__lifeline') +
-        rect(cx - boxW[i]! / 2, MARGIN, boxW[i]!, BOX_H, 'kal-fig__box') +
-        text(cx, MARGIN + BOX_H / 2 + 4, p, { anchor: 'middle', cls: 'kal-fig__box-label' }) +
+        line(cx, MARGIN + boxH, cx, bottom, 'kal-fig__lifeline') +
+        rect(cx - boxW[i]! / 2, MARGIN, boxW[i]!, boxH, 'kal-fig__box') +
+        textLines(
+          cx,
+          MARGIN + boxH / 2 + 4 - (LINE_H * (boxLines[i]!.length - 1)) / 2,
+          boxLines[i]!,
+          LINE_H,
+          { anchor: 'middle', cls: 'kal-fig__box-label' },
+        ) +
         `</g>`
       );
     })
@@ -204,7 +251,7 @@ export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): strin
 /** numberBadge draws an arrow's number in a circle, as Mermaid's autonumber does. */
 function numberBadge(x: number, y: number, n: number): string {
   return (
-    `<circle cx="${num(x)}" cy="${num(y)}" r="8" class="kal-fig__badge"/>` +
-    `<text x="${num(x)}" y="${num(y + 3.5)}" text-anchor="middle" class="kal-fig__badge-label">${esc(n)}</text>`
+    `<circle cx="${num(x)}" cy="${num(y)}" r="${BADGE_R}" class="kal-fig__badge"/>` +
+    `<text x="${num(x)}" y="${num(y + 4)}" text-anchor="middle" class="kal-fig__badge-label">${esc(n)}</text>`
   );
 }

@@ -1,6 +1,36 @@
 // Shared helpers for the static figure renderers: escaping, text measurement, the accessible
 // <svg> wrapper and arrowhead markers. Everything is a pure string function, run at build time.
 
+/**
+ * MIN_FONT is the smallest text a figure may draw, in SVG units: figures.css never sets a smaller
+ * font-size (a test says so), and figures are never shown below one CSS pixel per unit, so no text
+ * is shown below 12 px.
+ */
+export const MIN_FONT = 12;
+
+/** COLUMN_WIDTHS are the widths of Starlight's content column: desktop (1280 px) and phone (390 px). */
+export const COLUMN_WIDTHS = { desktop: 632, phone: 358 } as const;
+
+/** SvgMetrics is what the legibility check needs to know about a rendered figure. */
+export interface SvgMetrics {
+  /** width and height of the viewBox, in units (= CSS px as shown in the page). */
+  width: number;
+  height: number;
+  /** minFont is the smallest font-size the SVG sets itself, or MIN_FONT (the stylesheet's floor). */
+  minFont: number;
+}
+
+/** svgMetrics reads a rendered figure's size and its smallest font size back from its markup. */
+export function svgMetrics(svg: string): SvgMetrics {
+  const vb = /viewBox="(-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+)"/.exec(svg);
+  const sizes = [...svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
+  return {
+    width: vb ? Number(vb[3]) : 0,
+    height: vb ? Number(vb[4]) : 0,
+    minFont: Math.min(MIN_FONT, ...sizes),
+  };
+}
+
 /** esc escapes text for an HTML or SVG text node or a double-quoted attribute value. */
 export function esc(s: string | number): string {
   return String(s)
@@ -35,6 +65,32 @@ export function textWidth(s: string, fontSize: number): number {
   return Math.ceil(w * fontSize);
 }
 
+/**
+ * wrapLabel breaks a label into lines no wider than max units where it can: at spaces, and inside
+ * a long token after "/" or "-" or before "@" (an etcd key, "container-runtime@node-1"). A token that
+ * cannot break stays whole on its own line.
+ */
+export function wrapLabel(s: string, max: number, fontSize: number): string[] {
+  if (textWidth(s, fontSize) <= max) return [s];
+  const pieces: string[] = [];
+  for (const word of s.split(' ')) {
+    if (textWidth(word, fontSize) <= max) pieces.push(word);
+    else pieces.push(...(word.match(/\/?@?[^/@-]*[/-]?/g) ?? [word]).filter(Boolean));
+  }
+  const lines: string[] = [];
+  let cur = '';
+  for (const piece of pieces) {
+    const glue = cur === '' || /[/-]$/.test(cur) || piece.startsWith('@') ? '' : ' ';
+    const next = cur + glue + piece;
+    if (cur !== '' && textWidth(next, fontSize) > max) {
+      lines.push(cur);
+      cur = piece;
+    } else cur = next;
+  }
+  if (cur !== '') lines.push(cur);
+  return lines;
+}
+
 /** monoWidth estimates the width of a label in the monospace face: every character is 0.6 em. */
 export function monoWidth(s: string, fontSize: number): number {
   let w = 0;
@@ -47,11 +103,14 @@ export function num(n: number): string {
   return String(Math.round(n * 10) / 10);
 }
 
-/** seconds prints virtual seconds compactly: 50, 57.9, 0.004. */
+/**
+ * seconds prints virtual seconds to the millisecond, the simulator's resolution, without trailing
+ * zeros: 50, 57.9, 2.834, 0.004. Every figure and text alternative prints times this way, so two
+ * moments a few milliseconds apart never print as the same time (nor 0.004 s as "0 s").
+ */
 export function seconds(s: number): string {
-  if (Math.abs(s - Math.round(s)) < 0.05) return String(Math.round(s));
-  if (Math.abs(s) >= 1) return (Math.round(s * 10) / 10).toString();
-  return (Math.round(s * 1000) / 1000).toString();
+  // String(-0) is "0"; the division is exact enough that String() never shows a float tail.
+  return String(Math.round(s * 1000) / 1000);
 }
 
 export interface SvgFrame {
@@ -83,8 +142,10 @@ export function svgFrame(f: SvgFrame, body: string): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" class="kal-fig kal-fig--${esc(f.kind)}" role="img" ` +
     `aria-labelledby="${t} ${d}" viewBox="${num(f.minX ?? 0)} ${num(f.minY ?? 0)} ${w} ${h}" ` +
-    // Figures shrink to the column down to 70% of their size, then scroll sideways instead.
-    `width="100%" style="max-width:${w}px;min-width:${Math.round(w * 0.7)}px" preserveAspectRatio="xMidYMin meet">` +
+    // Drawn at its own size (one unit = one CSS pixel), never shrunk, so its text (at least
+    // MIN_FONT units) is at least MIN_FONT px as shown; a figure wider than its column scrolls
+    // sideways in Figure.astro's frame, which says so and offers "View full size".
+    `width="${w}" height="${h}" preserveAspectRatio="xMidYMin meet">` +
     `<title id="${t}">${esc(f.title)}</title>` +
     `<desc id="${d}"${f.descLang ? ` lang="${esc(f.descLang)}"` : ''}>${esc(f.description)}</desc>` +
     markers(f.id) +
@@ -122,6 +183,26 @@ export function text(
   const size = opts.size ? ` font-size="${opts.size}"` : '';
   const c = opts.cls ? ` class="${opts.cls}"` : '';
   return `<text x="${num(x)}" y="${num(y)}"${a}${size}${c}>${esc(s)}</text>`;
+}
+
+/**
+ * textLines draws lines of text, one <tspan> each, lineHeight apart; y is the first line's
+ * baseline. cls picks the style from figures.css.
+ */
+export function textLines(
+  x: number,
+  y: number,
+  lines: string[],
+  lineHeight: number,
+  opts: { cls?: string; anchor?: 'start' | 'middle' | 'end' } = {},
+): string {
+  if (lines.length === 1) return text(x, y, lines[0]!, opts);
+  const a = opts.anchor && opts.anchor !== 'start' ? ` text-anchor="${opts.anchor}"` : '';
+  const c = opts.cls ? ` class="${opts.cls}"` : '';
+  const spans = lines
+    .map((l, i) => `<tspan x="${num(x)}"${i ? ` dy="${lineHeight}"` : ''}>${esc(l)}</tspan>`)
+    .join('');
+  return `<text x="${num(x)}" y="${num(y)}"${a}${c}>${spans}</text>`;
 }
 
 /** rect draws a rectangle with rounded corners. */

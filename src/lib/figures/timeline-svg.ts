@@ -26,7 +26,9 @@ export interface StepChartOptions {
 
 const FONT = 12;
 const MARGIN = 16;
-const PLOT_W = 560;
+/** FIT_W is the width charts aim for: the 632 px column, less room for its focus outline. */
+const FIT_W = 620;
+const PLOT_W_MIN = 330;
 const PLOT_H = 240;
 
 /** niceStep picks a tick spacing of 1, 2 or 5 × 10^k giving at most `max` intervals. */
@@ -56,6 +58,9 @@ export function stepChart(series: StepSeries[], opts: StepChartOptions): string 
   const xStep = niceStep(end, 8);
   const left = MARGIN + 44;
   const top = MARGIN + 8;
+  const labelW = Math.max(0, ...series.map((x) => textWidth(x.label, FONT)));
+  // The plot takes what the series labels on its right leave of the column.
+  const PLOT_W = Math.max(PLOT_W_MIN, FIT_W - (left + 8 + labelW + MARGIN));
   const X = (t: number) => left + (t / end) * PLOT_W;
   const Y = (v: number) => top + PLOT_H - (v / yTop) * PLOT_H;
   const grid: string[] = [];
@@ -104,7 +109,6 @@ export function stepChart(series: StepSeries[], opts: StepChartOptions): string 
       `</g>`
     );
   });
-  const labelW = Math.max(0, ...series.map((x) => textWidth(x.label, FONT)));
   return svgFrame(
     {
       id: opts.id,
@@ -169,6 +173,7 @@ export function nodeBand(points: NodePoint[], opts: NodeBandOptions): string {
   const left = MARGIN + 70;
   const top = MARGIN + 22;
   const bandH = 34;
+  const PLOT_W = FIT_W - (left + MARGIN + 40);
   const X = (t: number) => left + (Math.min(t, opts.end) / opts.end) * PLOT_W;
   const seg = (from: number, to: number, y: number, cls: string, label: string) => {
     const w = X(to) - X(from);
