@@ -5,6 +5,7 @@ import { defineConfig } from 'astro/config';
 import { fileURLToPath } from 'node:url';
 import { courseSidebar } from './src/sidebar.ts';
 import { quizAudit } from './src/integrations/quiz-audit.ts';
+import { authoring } from './src/integrations/authoring.ts';
 import { figureLegibility } from './src/lib/figures/legibility-check.ts';
 
 // The site: Starlight docs with English at / and Japanese at /ja/.
@@ -32,6 +33,8 @@ export default defineConfig({
       components: { LanguageSelect: './src/components/LanguageSelect.astro' },
     }),
     mdx(),
+    // Before quizAudit: a broken scenario or question file is reported once, not per variant.
+    authoring(),
     quizAudit(),
     figureLegibility(),
   ],

@@ -99,7 +99,7 @@ describe('sim CLI', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`${f}: invalid scenario`);
-    expect(r.stderr).toContain('step 1 (at 30s): fault (line 6): found "explode", expected one of node-down, node-up');
+    expect(r.stderr).toContain('step 1 (at 30s): fault (line 6, column 12): found "explode", expected one of node-down, node-up');
   });
   it('exits 2 for a missing file and for bad flags', () => {
     expect(sim('run', 'nope.yaml').stderr).toContain('cannot read scenario file "nope.yaml": no such file');
@@ -168,9 +168,9 @@ describe('sim CLI', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`${f}: invalid scenario`);
-    expect(r.stderr).toContain('cluster.nodes[0].cpu (line 7): found "-4", expected a positive Kubernetes quantity such as "4" or "500m"');
-    expect(r.stderr).toContain('cluster.nodes[1].taints[0].effect (line 10): found "Bogus", expected one of NoSchedule, PreferNoSchedule, NoExecute');
-    expect(r.stderr).toContain('step 1 (at 1s): node (line 14): found node "node-1" on a kubectl step, which does not use a node');
+    expect(r.stderr).toContain('cluster.nodes[0].cpu (line 7, column 12): found "-4", expected a positive Kubernetes quantity such as "4" or "500m"');
+    expect(r.stderr).toContain('cluster.nodes[1].taints[0].effect (line 10, column 28): found "Bogus", expected one of NoSchedule, PreferNoSchedule, NoExecute');
+    expect(r.stderr).toContain('step 1 (at 1s): node (line 14, column 11): found node "node-1" on a kubectl step, which does not use a node');
   });
   it('fills {{name}} placeholders from --param, and exits 2 naming the ones left unfilled', () => {
     const f = scenarioFile('name: demo\nseed: 1\nuntil: 5s\nsteps:\n  - at: 1s\n    kubectl: get deployment {{dep}}\n  - at: 2s\n    kubectl: scale deployment web --replicas={{n}}\n');

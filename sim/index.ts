@@ -1,13 +1,15 @@
 // The simulator's public API: what islands, the site build, the CLI and tests use. Nothing else
 // in sim/ is imported from outside sim/.
 
-export { parseScenario, validateScenario, ScenarioError, formatIssue } from './scenario/loader.ts';
+export { parseScenario, validateScenario, ScenarioError, formatIssue, issueAt, stepPosition } from './scenario/loader.ts';
+export type { Issue, Where } from './scenario/loader.ts';
+export { closest, didYouMean } from './scenario/suggest.ts';
 export { ScenarioSchema, StepSchema, ClusterSchema, FAULTS } from './scenario/schema.ts';
 export type { Scenario, ScenarioInput, Step, Fault, ClusterConfig } from './scenario/schema.ts';
 export { substitute, unfilled, missingParamsMessage } from './scenario/params.ts';
 export type { Placeholder } from './scenario/params.ts';
 export { ScenarioRun, runScenario, stepCommand, OUTPUT_RESOURCES } from './scenario/runner.ts';
-export type { RunOptions, RunResult, Output } from './scenario/runner.ts';
+export type { RunOptions, RunResult, Output, StepProblem } from './scenario/runner.ts';
 export { Cluster, BIRTH_MS, bornImageSteps } from './cluster/cluster.ts';
 export { SLICE_MS, drive, untilInSlices } from './engine/steps.ts';
 export type { CommandOutput, NodeAgents } from './cluster/cluster.ts';

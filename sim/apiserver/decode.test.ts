@@ -6,7 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster/cluster.ts';
 import { ClusterSchema, type ClusterConfig } from '../scenario/schema.ts';
-import { decodeError, quantityError } from './decode.ts';
+import { decodeError, quantityError, knownFields } from './decode.ts';
 
 const deployment = (spec: Record<string, unknown>): Record<string, unknown> => ({
   apiVersion: 'apps/v1',
@@ -240,5 +240,16 @@ describe('malformed manifests (property)', () => {
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 150), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261129 },
     );
+  });
+});
+
+describe('knownFields', () => {
+  it('lists the fields of the struct holding a strict-error path, through lists and maps', () => {
+    expect(knownFields('Deployment', 'spec.replica')).toContain('replicas');
+    expect(knownFields('Deployment', 'spec.template.spec.containers[0].imagee')).toContain('image');
+    expect(knownFields('Pod', 'metadata.lables')).toContain('labels');
+    expect(knownFields('Pod', 'spec')).toContain('metadata');
+    expect(knownFields('Widget', 'spec.x')).toBeUndefined();
+    expect(knownFields('Pod', 'status.phase')).toBeUndefined();
   });
 });

@@ -501,3 +501,21 @@ export function decodeStrict(obj: Record<string, unknown>): Record<string, unkno
   if (d.error !== undefined) throw newBadRequest(d.error);
   return d.object;
 }
+
+/**
+ * knownFields lists the fields of the struct that holds the field at a strict-error path
+ * ("spec.replica" → the fields of DeploymentSpec), so an author's typo can be matched with what
+ * exists. Undefined when the kind or a step of the path is not modelled.
+ */
+export function knownFields(kind: string, path: string): string[] | undefined {
+  let t: T | undefined = KINDS[kind];
+  const parts = path.replace(/\[[^\]]*\]/g, '').split('.');
+  parts.pop();
+  for (const p of parts) {
+    while (t && (t.k === 'list' || t.k === 'map')) t = t.k === 'list' ? t.item : t.value;
+    if (!t || t.k !== 'struct') return undefined;
+    t = Object.hasOwn(t.fields(), p) ? t.fields()[p] : undefined;
+  }
+  while (t && (t.k === 'list' || t.k === 'map')) t = t.k === 'list' ? t.item : t.value;
+  return t && t.k === 'struct' ? Object.keys(t.fields()) : undefined;
+}

@@ -5,15 +5,30 @@ import { parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
 import { formatDuration } from '../engine/clock.ts';
 import { ScenarioSchema, type Scenario } from './schema.ts';
+import { checkManifests } from './manifests.ts';
+import { didYouMean } from './suggest.ts';
+
+/** Issue is one thing wrong in an author's file: the text shown, and where it is (1-based). */
+export interface Issue {
+  text: string;
+  line?: number;
+  column?: number;
+}
 
 /** ScenarioError is a scenario that cannot run; message is ready to show to the author. */
 export class ScenarioError extends Error {
   readonly file: string;
+  /** issues are the texts of details, one per problem. */
   readonly issues: string[];
-  constructor(file: string, issues: string[]) {
-    super(`${file}: invalid scenario\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+  /** details are the problems with their line and column in the file. */
+  readonly details: Issue[];
+  constructor(file: string, issues: (string | Issue)[]) {
+    const details = issues.map((i) => (typeof i === 'string' ? { text: i } : i));
+    super(`${file}: invalid scenario\n${details.map((i) => `  - ${i.text}`).join('\n')}`);
+    this.name = 'ScenarioError';
     this.file = file;
-    this.issues = issues;
+    this.details = details;
+    this.issues = details.map((i) => i.text);
   }
 }
 
@@ -39,9 +54,22 @@ function describeFound(v: unknown): string {
   return s && s.length > 60 ? `${s.slice(0, 57)}...` : String(s);
 }
 
-function lineOf(doc: ReturnType<typeof parseDocument> | undefined, path: PropertyKey[], src: string | undefined): string {
-  if (!doc || !src) return '';
-  // The deepest node that exists: a missing field is reported at the mapping that lacks it.
+/** Where is a 1-based line and column in an author's file. */
+export interface Where {
+  line: number;
+  column: number;
+}
+
+/** positionOf turns an offset in src into a 1-based line and column. */
+export function positionOf(src: string, off: number): Where {
+  const before = src.slice(0, off);
+  const nl = before.lastIndexOf('\n');
+  return { line: before.split('\n').length, column: off - nl };
+}
+
+/** locate finds a field path in a parsed YAML document: the deepest node that exists, so a missing field is reported at the mapping that lacks it. */
+export function locate(doc: ReturnType<typeof parseDocument> | undefined, path: readonly PropertyKey[], src: string | undefined): Where | undefined {
+  if (!doc || !src) return undefined;
   let node: YamlNode | null | undefined = doc.contents as YamlNode;
   let found = node;
   for (const p of path) {
@@ -52,8 +80,12 @@ function lineOf(doc: ReturnType<typeof parseDocument> | undefined, path: Propert
     found = node;
   }
   const off = found?.range?.[0];
-  if (off === undefined) return '';
-  return ` (line ${src.slice(0, off).split('\n').length})`;
+  return off === undefined ? undefined : positionOf(src, off);
+}
+
+/** whereText is " (line 6, column 12)" for a position, or "" when it is unknown. */
+export function whereText(w: Where | undefined): string {
+  return w ? ` (line ${w.line}, column ${w.column})` : '';
 }
 
 // unionExpectation says what a field that takes one of several shapes wants.
@@ -96,8 +128,93 @@ function stepWhere(input: unknown, i: number): string {
   return `step ${i + 1} (at ${typeof at === 'string' || typeof at === 'number' ? String(at) : '?'})`;
 }
 
-/** formatIssue turns one zod issue into "step 3 (at 60s): fault (line 9): found ..., expected ...". */
-export function formatIssue(issue: z.core.$ZodIssue, input: unknown, doc?: ReturnType<typeof parseDocument>, src?: string): string {
+/** locateKey finds the key of a mapping entry (an unknown field is reported at its name). */
+function locateKey(doc: ReturnType<typeof parseDocument> | undefined, path: readonly PropertyKey[], key: string, src: string | undefined): Where | undefined {
+  if (!doc || !src) return undefined;
+  let node: YamlNode | null | undefined = doc.contents as YamlNode;
+  for (const p of path) {
+    if (isMap(node)) node = node.get(String(p), true) as YamlNode | undefined;
+    else if (isSeq(node)) node = node.get(Number(p), true) as YamlNode | undefined;
+    else return locate(doc, path, src);
+  }
+  if (!isMap(node)) return locate(doc, path, src);
+  const pair = node.items.find((it) => (it.key as { value?: unknown } | null)?.value === key);
+  const off = (pair?.key as YamlNode | undefined)?.range?.[0];
+  return off === undefined ? locate(doc, path, src) : positionOf(src, off);
+}
+
+// ZodDef is the part of a zod schema's definition fieldsAt walks.
+interface ZodDef {
+  type: string;
+  shape?: Record<string, { _zod: { def: ZodDef } }>;
+  innerType?: { _zod: { def: ZodDef } };
+  in?: { _zod: { def: ZodDef } };
+  element?: { _zod: { def: ZodDef } };
+  valueType?: { _zod: { def: ZodDef } };
+  options?: { _zod: { def: ZodDef } }[];
+  getter?: () => { _zod: { def: ZodDef } };
+}
+
+/**
+ * fieldsAt lists the fields a schema defines for the mapping at path (for "did you mean" on an
+ * unknown field). Of a union of mappings it takes the one sharing most fields with the input.
+ */
+export function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[], input: unknown): string[] {
+  const objects = (def: ZodDef, value: unknown): ZodDef[] => {
+    switch (def.type) {
+      case 'object':
+        return [def];
+      case 'optional':
+      case 'default':
+      case 'nullable':
+      case 'readonly':
+      case 'catch':
+      case 'prefault':
+        return objects(def.innerType!._zod.def, value);
+      case 'pipe':
+        return objects(def.in!._zod.def, value);
+      case 'lazy':
+        return objects(def.getter!()._zod.def, value);
+      case 'union': {
+        const all = def.options!.flatMap((o) => objects(o._zod.def, value));
+        const keys = value && typeof value === 'object' ? Object.keys(value) : [];
+        const score = (d: ZodDef) => keys.filter((k) => Object.hasOwn(d.shape ?? {}, k)).length;
+        return all.sort((a, b) => score(b) - score(a));
+      }
+      default:
+        return [def];
+    }
+  };
+  let def: ZodDef | undefined = (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
+  let value = input;
+  for (const p of path) {
+    if (!def) return [];
+    const d: ZodDef | undefined = objects(def, value)[0];
+    value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[p] : undefined;
+    if (d?.type === 'object') def = d.shape?.[String(p)]?._zod.def;
+    else if (d?.type === 'array') def = d.element?._zod.def;
+    else if (d?.type === 'record') def = d.valueType?._zod.def;
+    else def = undefined;
+  }
+  const d = def ? objects(def, value)[0] : undefined;
+  return d?.type === 'object' ? Object.keys(d.shape ?? {}) : [];
+}
+
+/** FormatOptions say which format an issue belongs to (the question loader reuses formatIssue). */
+export interface FormatOptions {
+  /** schema is the file's schema, for the fields an unknown one may be a typo of. */
+  schema?: z.ZodType;
+  /** format names the format in messages: "scenario" or "question". */
+  format?: string;
+}
+
+/** formatIssue turns one zod issue into "step 3 (at 60s): fault (line 9, column 12): found ..., expected ...". */
+export function formatIssue(issue: z.core.$ZodIssue, input: unknown, doc?: ReturnType<typeof parseDocument>, src?: string, opts: FormatOptions = {}): string {
+  return issueAt(issue, input, doc, src, opts).text;
+}
+
+/** issueAt is formatIssue with the issue's line and column. */
+export function issueAt(issue: z.core.$ZodIssue, input: unknown, doc?: ReturnType<typeof parseDocument>, src?: string, opts: FormatOptions = {}): Issue {
   const path = issue.path;
   let where = pathString(path);
   if (path[0] === 'steps' && typeof path[1] === 'number') {
@@ -105,17 +222,24 @@ export function formatIssue(issue: z.core.$ZodIssue, input: unknown, doc?: Retur
     where = `${stepWhere(input, path[1])}: ${rest === '(top level)' ? 'step' : rest}`;
   }
   const found = `found ${describeFound(valueAt(input, path))}`;
+  let pos = locate(doc, path, src);
   let msg = issue.message;
   // A message the schema states itself ("expected ...", "found ...") is already worded for authors.
   if (/^expected /.test(msg)) msg = `${found}, ${msg}`;
   else if (/^found /.test(msg)) msg = issue.message;
   else if (issue.code === 'invalid_type') msg = `${found}, expected ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
-  else if (issue.code === 'invalid_value') msg = `${found}, expected one of ${issue.values.map((v) => String(v)).join(', ')}`;
-  else if (issue.code === 'unrecognized_keys') msg = `found unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}, expected only the fields the scenario format defines`;
-  else if (issue.code === 'invalid_union') msg = `${found}, expected ${unionExpectation(path)}`;
+  else if (issue.code === 'invalid_value') msg = `${found}, expected one of ${issue.values.map((v) => String(v)).join(', ')}${typeof valueAt(input, path) === 'string' ? didYouMean(String(valueAt(input, path)), issue.values.map(String)) : ''}`;
+  else if (issue.code === 'unrecognized_keys') {
+    const known = fieldsAt(opts.schema ?? ScenarioSchema, path, input);
+    const expected = known.length ? `expected only the fields the ${opts.format ?? 'scenario'} format defines here (${known.join(', ')})` : `expected only the fields the ${opts.format ?? 'scenario'} format defines`;
+    const hints = issue.keys.map((k) => didYouMean(k, known).replace(/^; did you mean (.*)\?$/, `$1 for ${k}`)).filter(Boolean);
+    msg = `found unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}, ${expected}${hints.length ? `; did you mean ${hints.join(', ')}?` : ''}`;
+    if (issue.keys.length === 1) msg = msg.replace(/; did you mean (.*) for [^,]*\?$/, '; did you mean $1?');
+    pos = locateKey(doc, path, issue.keys[0], src);
+  } else if (issue.code === 'invalid_union') msg = `${found}, expected ${unionExpectation(path)}`;
   else if (issue.code === 'too_small' || issue.code === 'too_big') msg = `${found}, ${boundExpectation(issue)}`;
   else msg = `${found}, ${msg.replace(/^Invalid input: /, '')}`;
-  return `${where}${lineOf(doc, path, src)}: ${msg}`;
+  return { text: `${where}${whereText(pos)}: ${msg}`, ...(pos ?? {}) };
 }
 
 // isNodeEntry says whether a path is one entry of cluster.nodes.
@@ -147,14 +271,14 @@ export function nodeEntryIssues(issue: z.core.$ZodIssue, input: unknown): z.core
 /** validateScenario checks an already-parsed object. */
 export function validateScenario(input: unknown, file = '<inline scenario>', doc?: ReturnType<typeof parseDocument>, src?: string): Scenario {
   const r = ScenarioSchema.safeParse(input);
-  if (!r.success) throw new ScenarioError(file, r.error.issues.flatMap((i) => nodeEntryIssues(i, input)).map((i) => formatIssue(i, input, doc, src)));
+  if (!r.success) throw new ScenarioError(file, r.error.issues.flatMap((i) => nodeEntryIssues(i, input)).map((i) => issueAt(i, input, doc, src)));
   const s = r.data;
-  const issues: string[] = [];
+  const issues: Issue[] = [];
   const names = new Set<string>();
   for (const n of s.cluster.nodes) {
     const list = 'name' in n ? [n.name] : Array.from({ length: n.count }, (_, i) => `${n.namePrefix}${i + 1}`);
     for (const name of list) {
-      if (names.has(name) || name === 'control-plane') issues.push(`cluster.nodes: found the node name "${name}" twice, expected unique names (control-plane is reserved)`);
+      if (names.has(name) || name === 'control-plane') issues.push({ text: `cluster.nodes${whereText(locate(doc, ['cluster', 'nodes'], src))}: found the node name "${name}" twice, expected unique names (control-plane is reserved)`, ...locate(doc, ['cluster', 'nodes'], src) });
       names.add(name);
     }
   }
@@ -166,13 +290,18 @@ export function validateScenario(input: unknown, file = '<inline scenario>', doc
   let latest = -1;
   s.steps.forEach((st, i) => {
     const at = timeText(['steps', i, 'at'], st.at);
-    const here = (field: string): string => `${stepWhere(input, i)}: ${field}${lineOf(doc, ['steps', i, field], src)}`;
+    const issue = (field: string, msg: string, at?: Partial<Where>): void => {
+      const pos = at?.line !== undefined && at.column !== undefined ? { line: at.line, column: at.column } : locate(doc, ['steps', i, field], src);
+      issues.push({ text: `${stepWhere(input, i)}: ${field}${whereText(pos)}: ${msg}`, ...pos });
+    };
     if (latest >= 0 && st.at < s.steps[latest].at)
-      issues.push(`${here('at')}: found ${at}, earlier than step ${latest + 1} (at ${timeText(['steps', latest, 'at'], s.steps[latest].at)}); expected steps in time order`);
+      issue('at', `found ${at}, earlier than step ${latest + 1} (at ${timeText(['steps', latest, 'at'], s.steps[latest].at)}); expected steps in time order`);
     if (latest < 0 || st.at >= s.steps[latest].at) latest = i;
     if (st.node !== undefined && !names.has(st.node) && st.node !== 'control-plane')
-      issues.push(`${here('node')}: found "${st.node}", expected one of ${[...names].slice(0, 10).join(', ')}${names.size > 10 ? ', ...' : ''} or control-plane`);
-    if (st.at > s.until) issues.push(`${here('at')}: found ${at}, after until (${timeText(['until'], s.until)}); expected steps at or before until`);
+      issue('node', `found "${st.node}", expected one of ${[...names].slice(0, 10).join(', ')}${names.size > 10 ? ', ...' : ''} or control-plane${didYouMean(st.node, [...names, 'control-plane'])}`);
+    if (st.at > s.until) issue('at', `found ${at}, after until (${timeText(['until'], s.until)}); expected steps at or before until`);
+    // What kube-apiserver would reject in a manifest is the author's mistake, unless the step says it expects it.
+    if (st.apply !== undefined) for (const m of checkManifests(st.apply, st.expectError, doc, ['steps', i, 'apply'], src)) issue('apply', m.message, m);
   });
   if (issues.length) throw new ScenarioError(file, issues);
   return s;
@@ -185,11 +314,12 @@ export function parseScenario(text: string, file = '<inline scenario>'): Scenari
     throw new ScenarioError(
       file,
       doc.errors.map((e) => {
+        const pos = e.linePos?.[0] ? { line: e.linePos[0].line, column: e.linePos[0].col } : {};
         const at = `line ${e.linePos?.[0]?.line ?? '?'}, column ${e.linePos?.[0]?.col ?? '?'}`;
-        if (e.code === 'MULTIPLE_DOCS') return `${at}: found a second YAML document (after ---), expected one document: a scenario file holds one scenario`;
+        if (e.code === 'MULTIPLE_DOCS') return { text: `${at}: found a second YAML document (after ---), expected one document: a scenario file holds one scenario`, ...pos };
         // The yaml library's own words, without its repeated position.
         const what = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '').replace(/:$/, '');
-        return `${at}: ${what}; expected valid YAML`;
+        return { text: `${at}: ${what}; expected valid YAML`, ...pos };
       }),
     );
   }
@@ -197,4 +327,9 @@ export function parseScenario(text: string, file = '<inline scenario>'): Scenari
   if (input === null || typeof input !== 'object' || Array.isArray(input))
     throw new ScenarioError(file, [`(top level): found ${describeFound(input)}, expected a mapping with name, seed, steps and until`]);
   return validateScenario(input, file, doc, text);
+}
+
+/** stepPosition is where a step's field is in a scenario's text (for problems found when it runs). */
+export function stepPosition(text: string, step: number, field: string): Where | undefined {
+  return locate(parseDocument(text), ['steps', step, field], text);
 }

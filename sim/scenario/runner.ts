@@ -23,6 +23,13 @@ export interface Output extends CommandOutput {
   command: string;
 }
 
+/** StepProblem is an apply step that did not do what its author declared (ScenarioRun.stepProblems). */
+export interface StepProblem {
+  /** step is the step's index in scenario.steps. */
+  step: number;
+  message: string;
+}
+
 /** RunResult is what `sim run --json` prints. */
 export interface RunResult {
   name: string;
@@ -50,6 +57,11 @@ export class ScenarioRun {
   readonly scenario: Scenario;
   readonly cluster: Cluster;
   readonly outputs: Output[] = [];
+  /**
+   * stepProblems are apply steps that failed without declaring expectError, or that declared it
+   * and succeeded or failed otherwise: the author's mistake, which the site's build reports.
+   */
+  readonly stepProblems: StepProblem[] = [];
   readonly until: number;
   private next = 0;
 
@@ -71,12 +83,12 @@ export class ScenarioRun {
     while (this.next < steps.length && steps[this.next].at <= t) {
       const s = steps[this.next++];
       this.cluster.runUntil(s.at);
-      this.runStep(s);
+      this.runStep(s, this.next - 1);
     }
     this.cluster.runUntil(t);
   }
 
-  private runStep(s: Step): void {
+  private runStep(s: Step, index: number): void {
     const t = this.cluster.sim.now() / 1000;
     let out: CommandOutput | undefined;
     if (s.kubectl !== undefined) out = this.cluster.kubectl(s.kubectl);
@@ -84,6 +96,16 @@ export class ScenarioRun {
     else if (s.exec !== undefined) out = this.cluster.exec(s.node!, s.exec);
     else if (s.fault !== undefined) this.cluster.fault(s.fault, s.node);
     if (out) this.outputs.push({ t, command: stepCommand(s), ...out });
+    if (s.apply !== undefined && out) {
+      const err = out.stderr.trim();
+      const failed = out.exitCode !== 0;
+      if (failed && s.expectError === undefined)
+        this.stepProblems.push({ step: index, message: `kubectl apply failed: ${err}; expected the apply to succeed (if the step is meant to fail, give it expectError: ${JSON.stringify(err.split('\n')[0].split(': ').slice(0, 2).join(': '))} or another part of the error)` });
+      else if (!failed && s.expectError !== undefined)
+        this.stepProblems.push({ step: index, message: `kubectl apply succeeded, expected it to fail with ${JSON.stringify(s.expectError)} (expectError)` });
+      else if (failed && !err.includes(s.expectError!))
+        this.stepProblems.push({ step: index, message: `kubectl apply failed with: ${err}; expected an error containing ${JSON.stringify(s.expectError)} (expectError)` });
+    }
   }
 
   /** run plays the whole scenario. */

@@ -147,6 +147,12 @@ export const StepSchema = z
     fault: z.enum(FAULTS).optional().describe('A fault to inject.').meta({ ja: '注入する障害。' }),
     exec: z.string().optional().describe('A node command, as run over ssh: crictl ps -a, crictl pods, iptables-save -t nat, ls, cat, mv, systemctl status|start|stop|restart kubelet; a leading sudo is accepted.').meta({ ja: 'ssh で実行するノード上のコマンド: crictl ps -a、crictl pods、iptables-save -t nat、ls、cat、mv、systemctl status|start|stop|restart kubelet。先頭の sudo も使える。' }),
     node: z.string().optional().describe('The node a fault or exec applies to.').meta({ ja: 'fault や exec の対象となるノード。' }),
+    expectError: z
+      .string()
+      .min(1, { error: 'expected a part of the error the apply is meant to fail with' })
+      .optional()
+      .describe('On an apply step: the error it is meant to fail with (a part of kubectl\'s output, e.g. unknown field "spec.replica"). Without it, an apply that kube-apiserver or kubectl would reject is an author error.')
+      .meta({ ja: 'apply ステップで、失敗させたいときのエラー（kubectl の出力の一部。例: unknown field "spec.replica"）。これがなければ、kube-apiserver や kubectl が拒否する apply は作者のエラーになる。' }),
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -156,6 +162,8 @@ export const StepSchema = z
         code: 'custom',
         message: `found ${actions.length ? actions.join(' and ') : 'no action'}, expected exactly one of apply, kubectl, fault, exec`,
       });
+    if (s.expectError !== undefined && s.apply === undefined && actions.length === 1)
+      ctx.addIssue({ code: 'custom', path: ['expectError'], message: `found expectError on a ${actions[0]} step, expected expectError only on apply steps` });
     const takesNode = s.exec !== undefined || (s.fault !== undefined && NODE_FAULTS.has(s.fault));
     if (takesNode && !s.node)
       ctx.addIssue({ code: 'custom', path: ['node'], message: `found nothing, expected the node the ${s.exec !== undefined ? 'command runs on' : 'fault applies to'}` });

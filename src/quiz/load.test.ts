@@ -38,13 +38,13 @@ describe('parseQuestionFile', () => {
   });
   it('names the question, the field and the line of a bad kind', () => {
     const [msg] = errorsOf(choice().replace('kind: choice', 'kind: multiple-choice'));
-    expect(msg).toMatch(/^question who-binds: questions\[0\]\.kind \(line 3\): found "multiple-choice", expected one of choice, numeric/);
+    expect(msg).toMatch(/^question who-binds: questions\[0\]\.kind \(line 3, column 11\): found "multiple-choice", expected one of choice, numeric/);
   });
   it('reports YAML syntax errors with a line', () => {
     expect(errorsOf('questions:\n  - id: [unclosed\n')[0]).toMatch(/^line \d+: .*expected valid YAML$/);
   });
   it('reports an unknown scenario with the ones that exist', () => {
-    expect(errorsOf(choice().replace('scenario: apply-to-running', 'scenario: nope'))[0]).toMatch(/question who-binds: scenario: found "nope", expected one of .*apply-to-running/);
+    expect(errorsOf(choice().replace('scenario: apply-to-running', 'scenario: nope'))[0]).toMatch(/question who-binds: scenario \(line 5, column 15\): found "nope", expected one of .*apply-to-running/);
   });
   it('reports placeholders that resolve to nothing, or differ between languages', () => {
     const errs = errorsOf(choice().replace('"It was {{answer}}."', '"It was {{answr}}."'));

@@ -25,13 +25,31 @@ export const RevealSchema = z
   .meta({ ja: '正解・「クラスターで実際に起きたこと」・解説を見せる時期。after-last-attempt（デフォルト）: 正解したとき、回答回数を使い切ったとき、「解答を見る」を押したとき、面接ラウンドの振り返り。on-request: 正解したとき、「解答を見る」を押したとき、振り返りのときだけ。after-each-attempt: 毎回の解答の後（評価ではなく例題として）。それまでのフィードバックは学習者自身の答えのどこが違うかだけを伝え、正解は見せない。' });
 export type Reveal = z.output<typeof RevealSchema>;
 
-/** Text is a string in both site languages. */
-export const TextSchema = z
+// TextFields are a text's languages; ja may be left out while its translation is pending.
+const TextFields = z
   .object({
     en: z.string().min(1, 'expected English text').describe('English text.').meta({ ja: '英語のテキスト。' }),
-    ja: z.string().min(1, 'expected Japanese text').describe('Japanese text.').meta({ ja: '日本語のテキスト。' }),
+    ja: z.string().min(1, 'expected Japanese text').optional().describe('Japanese text. Leave it out while the translation is pending: the Japanese site shows the English text with a notice, and the build lists it as untranslated.').meta({ ja: '日本語のテキスト。翻訳が済むまでは省略できる。その場合、日本語サイトでは英語のテキストをお知らせ付きで表示し、ビルドが未翻訳として一覧にする。' }),
   })
-  .strict()
+  .strict();
+
+// UNTRANSLATED holds the texts parsed without Japanese (kept apart so Text stays { en, ja }).
+const UNTRANSLATED = new WeakSet<object>();
+
+/** isUntranslated says whether a parsed text had no Japanese (it shows in English, with a notice). */
+export function isUntranslated(t: object): boolean {
+  return UNTRANSLATED.has(t);
+}
+
+/** withFallback shows an English-only text in English on the Japanese site. */
+function withFallback<T extends { en: string; ja?: string | undefined }>(t: T): Omit<T, 'ja'> & { ja: string } {
+  const out = { ...t, ja: t.ja ?? t.en };
+  if (t.ja === undefined) UNTRANSLATED.add(out);
+  return out;
+}
+
+/** Text is a string in both site languages (an English-only one falls back to English). */
+export const TextSchema = TextFields.transform(withFallback)
   .describe('Text in English and Japanese: { en: ..., ja: ... }. May use {{name}} placeholders.').meta({ ja: '英語と日本語のテキスト: { en: ..., ja: ... }。{{name}} のプレースホルダーを使える。' });
 export type Text = z.output<typeof TextSchema>;
 
@@ -190,9 +208,9 @@ export const OptionSchema = z
   })
   .strict();
 
-const HintSchema = TextSchema.extend({
+const HintSchema = TextFields.extend({
   cost: z.number().min(0).max(1).default(0).describe('Fraction of the points this hint costs (0 to 1).').meta({ ja: 'このヒントで失う得点の割合（0 から 1）。' }),
-}).describe('A hint, revealed one at a time.').meta({ ja: 'ヒント。1 つずつ表示される。' });
+}).transform(withFallback).describe('A hint, revealed one at a time.').meta({ ja: 'ヒント。1 つずつ表示される。' });
 
 const ParamSchema = z
   .object({

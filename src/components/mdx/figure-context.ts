@@ -1,5 +1,6 @@
 // Shared by the figure components: which language a figure speaks, which page it is on, and the
 // one place their props are checked (checkFigureProps).
+import { closest, sequenceDiagram, type RunResult } from '../../../sim/index.ts';
 import { langOf } from '../../i18n/ui.ts';
 import { FigureError, scenarioName, type FigureSource } from '../../lib/figures/run.ts';
 import type { FigureLang } from '../../lib/figures/strings.ts';
@@ -27,6 +28,48 @@ export function figurePage(astro: AstroLike): string {
     .starlightRoute;
   const file = route?.entry?.filePath;
   return file ? `${file} (${astro.url.pathname})` : astro.url.pathname;
+}
+
+// components remembers, per run, every lifeline a sequence diagram of it could show.
+const components = new WeakMap<RunResult, string[]>();
+
+/** componentsOf lists the components that send or receive anything in a run, sorted. */
+export function componentsOf(run: RunResult): string[] {
+  let c = components.get(run);
+  if (!c) {
+    const d = sequenceDiagram(run, { etcd: true, reads: true, events: true });
+    c = d.participants.map((p) => p.label).sort();
+    components.set(run, c);
+  }
+  return c;
+}
+
+/**
+ * checkParticipants fails the figure when a `participants` entry names no component of the run
+ * (a typo would silently drop its lifeline): an author error against the page, at the entry,
+ * with the components there are and the closest one. "kubelet@*" must match at least one.
+ */
+export function checkParticipants(
+  run: RunResult,
+  participants: readonly string[] | undefined,
+  page: string,
+  scenario: string,
+  text?: string,
+): void {
+  if (!participants) return;
+  const all = componentsOf(run);
+  for (const p of participants) {
+    const ok = p.endsWith('*') ? all.some((a) => a.startsWith(p.slice(0, -1))) : all.includes(p);
+    if (ok) continue;
+    const c = closest(p, all);
+    throw new FigureError(
+      page,
+      scenario,
+      `participants: found "${p}", which takes no part in this run; expected one of ${all.join(', ')}, or a prefix with * such as kubelet@*${c ? `; did you mean ${c}?` : ''}`,
+      `'${p}'`,
+      text,
+    );
+  }
 }
 
 /** FigureProps are the props every figure component may check here (each one optional). */

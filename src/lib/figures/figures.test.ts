@@ -15,7 +15,8 @@ import {
 } from '../../../sim/index.ts';
 import { classSvg } from './class-svg.ts';
 import { graphSvg } from './graph-svg.ts';
-import { FigureError, figureId, runFor, SCENARIO_DIR } from './run.ts';
+import { figureId, runFor, SCENARIO_DIR } from './run.ts';
+import { AuthorError } from '../author-error.ts';
 import { sequenceSvg } from './sequence-svg.ts';
 import { COLUMN_WIDTHS, esc, MIN_FONT, seconds, svgMetrics, textWidth, wrapLabel } from './svg.ts';
 import { legibilityProblems, needsFullSize, shownFont } from './legibility.ts';
@@ -379,7 +380,7 @@ describe('runFor', () => {
     );
   });
 
-  it('fails with the page, the scenario and the loader error for an invalid scenario', () => {
+  it('fails with an author error against the scenario, at its line and column', () => {
     const bad = 'name: broken\nseed: 1\nsteps:\n  - at: soon\n    kubectl: get pods\nuntil: 1m\n';
     let err: unknown;
     try {
@@ -387,21 +388,37 @@ describe('runFor', () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(FigureError);
-    const msg = (err as Error).message;
-    expect(msg).toContain('content/docs/lessons/x.mdx (/lessons/x/)');
-    expect(msg).toContain('"broken"');
-    expect(msg).toContain('invalid scenario');
+    expect(err).toBeInstanceOf(AuthorError);
+    expect((err as AuthorError).issues).toEqual([
+      {
+        file: 'content/docs/lessons/x.mdx (inline scenario)',
+        line: 4,
+        column: 9,
+        text: 'step 1 (at soon): at: found "soon", expected a duration such as 90s, 5m or 1h30m',
+      },
+    ]);
   });
 
-  it('fails for a missing scenario file and a bad slug', () => {
-    expect(() => runFor({ scenario: 'no-such-scenario', page: '/p/' })).toThrow(
-      /Figure on \/p\/: scenario "no-such-scenario" could not be run\.\nCannot read .*no-such-scenario\.yaml/,
+  it('names the page for a wrong scenario name, with a did-you-mean and no stack', () => {
+    let err: unknown;
+    try {
+      runFor({ scenario: 'node-falure', page: '/p/' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(AuthorError);
+    const msg = (err as Error).message;
+    expect(msg).toMatch(
+      /^Author error:\n {2}\/p\/: scenario: found "node-falure", expected the name of a file in content\/scenarios\/ \(apply-to-running, .*\); did you mean node-failure\?$/,
     );
-    expect(() => runFor({ scenario: '../etc/passwd', page: '/p/' })).toThrow(/file slug/);
+    expect(msg).not.toContain('ENOENT');
+    expect((err as Error).stack).not.toMatch(/\n\s+at /);
+    expect(() => runFor({ scenario: '../etc/passwd', page: '/p/' })).toThrow(
+      /found "..\/etc\/passwd"/,
+    );
     expect(() => runFor({ page: '/p/' })).toThrow(/scenario=/);
     expect(() => runFor({ scenario: 'node-failure', until: 'later', page: '/p/' })).toThrow(
-      /duration/,
+      /until: found "later", expected a duration/,
     );
   });
 

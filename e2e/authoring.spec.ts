@@ -1,0 +1,201 @@
+// The authoring loop under `astro dev`: an edited scenario reaches its figure without a restart,
+// and a broken scenario, manifest and question each show one precise error, in the dev overlay
+// and in the terminal. The test works on files of its own (a scenario, a question file and a
+// page, all named authoring-e2e, which no other file uses), created before the dev server starts
+// and removed after it stops, even when a test fails; the project's own content is never edited.
+// (A copy of the project with node_modules linked does not work: Vite resolves the link and
+// Astro then finds no compile metadata for Starlight's components.)
+// This spec starts its own server (port 4344 unless AUTHORING_DEV_PORT),
+// unlike the others, which run against the built site; it opens dev-server pages and overlays,
+// not the site, so it does not audit them with axe (e2e/fixtures.ts).
+import { test, expect, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const PORT = Number(process.env.AUTHORING_DEV_PORT) || 4344;
+const ROOT = resolve(import.meta.dirname, '..');
+const URL = `http://localhost:${PORT}/authoring-e2e/`;
+
+const SCENARIO = `name: authoring-e2e
+seed: 1
+until: 1m
+steps:
+  - at: 1s
+    apply: |
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: web
+      spec:
+        replicas: 1
+        selector:
+          matchLabels: {app: web}
+        template:
+          metadata:
+            labels: {app: web}
+          spec:
+            containers:
+              - name: web
+                image: nginx
+  - at: 20s
+    kubectl: get nodes
+  - at: 30s
+    fault: node-down
+    node: node-1
+`;
+
+const QUESTIONS = `questions:
+  - id: authoring-e2e-binds
+    kind: choice
+    concepts: [scheduler-binding]
+    scenario: authoring-e2e
+    prompt: { en: Who binds the Pod?, ja: Pod をバインドするのは誰ですか。 }
+    measure: { actors: { verb: create, resource: pods/binding } }
+    options:
+      - { value: kube-scheduler, label: { en: kube-scheduler, ja: kube-scheduler } }
+      - { value: kubelet, label: { en: kubelet, ja: kubelet } }
+    explanation: { en: "It was {{answer}}.", ja: "{{answer}} でした。" }
+`;
+
+const PAGE = `---
+title: Authoring loop test
+---
+import StepOutput from '../../src/components/mdx/StepOutput.astro';
+import Question from '../../src/components/mdx/Question.astro';
+
+This page exists only while e2e/authoring.spec.ts runs.
+
+<StepOutput scenario="authoring-e2e" command="kubectl get nodes" />
+
+<Question id="authoring-e2e-binds" />
+`;
+
+/** FILES are the test's own files, relative to the project root. */
+const FILES = {
+  scenario: 'content/scenarios/authoring-e2e.yaml',
+  questions: 'content/questions/authoring-e2e.yaml',
+  page: 'content/docs/authoring-e2e.mdx',
+};
+
+let server: ChildProcess | undefined;
+let output = '';
+
+/** edit rewrites a file of the copy. */
+function edit(file: string, change: (s: string) => string): void {
+  const p = join(ROOT, file);
+  writeFileSync(p, change(readFileSync(p, 'utf8')));
+}
+
+/** overlayText is the dev overlay's text once it shows (Astro's overlay is vite-error-overlay). */
+async function overlayText(page: Page): Promise<string> {
+  const overlay = page.locator('vite-error-overlay');
+  await expect(overlay).toBeAttached({ timeout: 40_000 });
+  return overlay.evaluate((el) => el.shadowRoot?.textContent ?? el.textContent ?? '');
+}
+
+/** count says how many times a line occurs in the terminal output since `from`. */
+function count(from: number, needle: string): number {
+  return output.slice(from).split(needle).length - 1;
+}
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+function removeFiles(): void {
+  for (const f of Object.values(FILES)) rmSync(join(ROOT, f), { force: true });
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  writeFileSync(join(ROOT, FILES.scenario), SCENARIO);
+  writeFileSync(join(ROOT, FILES.questions), QUESTIONS);
+  writeFileSync(join(ROOT, FILES.page), PAGE);
+  // Even if the test runner is stopped, the files go.
+  process.once('exit', removeFiles);
+  server = spawn(join(ROOT, 'node_modules/.bin/astro'), ['dev', '--port', String(PORT)], {
+    cwd: ROOT,
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const collect = (b: Buffer) => (output += b.toString());
+  server.stdout?.on('data', collect);
+  server.stderr?.on('data', collect);
+  await expect
+    .poll(() => /ready in/.test(output), { timeout: 90_000, intervals: [500] })
+    .toBe(true);
+});
+
+test.afterAll(async () => {
+  // The server's whole process group (astro may start workers), then the files.
+  if (server?.pid) {
+    const exited = new Promise((r) => server!.once('exit', r));
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+    } catch {
+      // already gone
+    }
+  }
+  removeFiles();
+});
+
+test('an edited scenario reaches its StepOutput without a restart, and each mistake shows once, precisely', async ({
+  page,
+}) => {
+  await page.goto(URL, { timeout: 90_000 });
+  const caption = page.locator('[data-step-output] figcaption');
+  await expect(caption).toContainText('at 20 s', { timeout: 60_000 });
+
+  // 1. An edit: the open page reloads by itself and shows the new run.
+  edit(FILES.scenario, (s) => s.replace('  - at: 20s', '  - at: 25s'));
+  await expect(caption).toContainText('at 25 s', { timeout: 40_000 });
+  expect(output).not.toMatch(/restart/i);
+
+  // 2. A broken scenario: the overlay names the scenario file, line and column, and offers the fault meant.
+  let from = output.length;
+  edit(FILES.scenario, (s) => s.replace('fault: node-down', 'fault: node-dwn'));
+  const scenarioError =
+    'content/scenarios/authoring-e2e.yaml:25:12: step 3 (at 30s): fault: found "node-dwn", expected one of node-down, node-up, partition, heal, kubelet-stop, kubelet-start, apiserver-down, apiserver-up, etcd-down, etcd-up; did you mean node-down?';
+  expect(await overlayText(page)).toContain(scenarioError);
+  await expect.poll(() => count(from, `[authoring] ${scenarioError}`)).toBe(1);
+  // 3. The fault fixed and a typo made in a manifest (one save): what kube-apiserver's strict
+  // decoding would answer, at the field.
+  from = output.length;
+  edit(FILES.scenario, (s) =>
+    s.replace('fault: node-dwn', 'fault: node-down').replace('replicas: 1', 'replica: 1'),
+  );
+  const manifestError =
+    'content/scenarios/authoring-e2e.yaml:12:9: step 1 (at 1s): apply: found unknown field "spec.replica" in Deployment "web", expected a field kube-apiserver knows there (replicas, selector, template, strategy, minReadySeconds, revisionHistoryLimit, paused, progressDeadlineSeconds); did you mean replicas?';
+  await expect.poll(() => overlayText(page), { timeout: 40_000 }).toContain(manifestError);
+  expect(await overlayText(page)).toContain('strict decoding error: unknown field "spec.replica"');
+  expect(await overlayText(page)).not.toContain('node-dwn');
+  await expect.poll(() => count(from, `[authoring] ${manifestError}`)).toBe(1);
+  // The manifest fixed: the overlay goes and the page shows the run again.
+  edit(FILES.scenario, (s) => s.replace('replica: 1', 'replicas: 1'));
+  await expect(caption).toContainText('at 25 s', { timeout: 40_000 });
+
+  // 4. A question naming a scenario that does not exist: the question file, where it says so.
+  from = output.length;
+  edit(FILES.questions, (s) => s.replace('scenario: authoring-e2e', 'scenario: authoring-e2x'));
+  const questionError =
+    /content\/questions\/authoring-e2e\.yaml:5:15: question authoring-e2e-binds: scenario: found "authoring-e2x", expected one of .*; did you mean authoring-e2e\?/;
+  expect(await overlayText(page)).toMatch(questionError);
+  await expect
+    .poll(
+      () =>
+        output.slice(from).match(new RegExp(`\\[authoring\\] ${questionError.source}`, 'g'))
+          ?.length ?? 0,
+    )
+    .toBe(1);
+
+  // 5. The page has no Japanese twin: /ja/ shows it in English with Starlight's notice.
+  edit(FILES.questions, (s) => s.replace('scenario: authoring-e2x', 'scenario: authoring-e2e'));
+  await expect(page.locator('[data-step-output] figcaption')).toContainText('at 25 s', {
+    timeout: 40_000,
+  });
+  await page.goto(`http://localhost:${PORT}/ja/authoring-e2e/`, { timeout: 60_000 });
+  await expect(page.getByText('このコンテンツはまだ日本語訳がありません。')).toBeVisible({
+    timeout: 40_000,
+  });
+});
