@@ -1,7 +1,7 @@
 // The simulator's public API: what islands, the site build, the CLI and tests use. Nothing else
 // in sim/ is imported from outside sim/.
 
-export { parseScenario, validateScenario, ScenarioError, formatIssue, issueAt, stepPosition } from './scenario/loader.ts';
+export { parseScenario, validateScenario, ScenarioError, formatIssue, issueAt, locate, stepPosition } from './scenario/loader.ts';
 export type { Issue, Where } from './scenario/loader.ts';
 export { closest, didYouMean } from './scenario/suggest.ts';
 export { ScenarioSchema, StepSchema, ClusterSchema, FAULTS } from './scenario/schema.ts';

@@ -4,8 +4,8 @@
 
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
-import { closest, issueAt, substitute, unfilled, type Issue } from '../../sim/index.ts';
+import { parseDocument } from 'yaml';
+import { closest, issueAt, locate, substitute, unfilled, type Issue, type Where } from '../../sim/index.ts';
 import { AuthorError, type AuthorIssue } from '../lib/author-error.ts';
 import { parseScenarioSource, scenarioFile, scenarioTexts } from '../lib/scenarios.ts';
 import { variantOf } from './grade.ts';
@@ -39,21 +39,9 @@ export class QuestionFileError extends Error {
   }
 }
 
-/** fieldPosition is where a field of a question file is (1-based line and column). */
-function fieldPosition(doc: ReturnType<typeof parseDocument>, text: string, path: PropertyKey[]): { line: number; column: number } | undefined {
-  let node: YamlNode | null | undefined = doc.contents as YamlNode;
-  let found = node;
-  for (const p of path) {
-    if (isMap(node)) node = node.get(String(p), true) as YamlNode | undefined;
-    else if (isSeq(node)) node = node.get(Number(p), true) as YamlNode | undefined;
-    else break;
-    if (!node) break;
-    found = node;
-  }
-  const off = found?.range?.[0];
-  if (off === undefined) return undefined;
-  const before = text.slice(0, off);
-  return { line: before.split('\n').length, column: off - before.lastIndexOf('\n') };
+/** fieldPosition is where a field of a question file is (1-based line and column): sim's locate, as scenario files use. */
+function fieldPosition(doc: ReturnType<typeof parseDocument>, text: string, path: PropertyKey[]): Where | undefined {
+  return locate(doc, path, text);
 }
 
 /** LoadedQuestion is a question with where it came from and its scenario's text. */
