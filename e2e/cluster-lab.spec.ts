@@ -415,7 +415,7 @@ for (const c of CASES) {
     );
     await input.fill('kubectl get namespace team-a');
     await input.press('Enter');
-    await expect(output).toContainText(/\nteam-a\s+\d+s\n/);
+    await expect(output).toContainText(/\nteam-a\s+Active\s+\d+s\n/);
     await noWiderThanScreen(page);
   });
 
