@@ -28,26 +28,17 @@ import { loadAnswers } from './answers-file.ts';
 import { el, formatSeconds, heading, percent, rich, substitute } from './dom.ts';
 import { evidenceTimeline } from './evidence-svg.ts';
 import { viewFor, type Ctx, type KindView } from './kinds/index.ts';
+import type { Graded } from '../../quiz/progress.ts';
 import type { GradeResult, Payload, RequestBody, Response } from './protocol.ts';
 import { STRINGS, fmt, quizLang, type QuizLang, type QuizStrings } from './strings.ts';
 import { drawVariant, parseVariant, saveVariant, storedVariant } from './variant-store.ts';
 import { client } from './workers.ts';
 
-/** GradedDetail is the detail of the `quiz:graded` event. */
-export interface GradedDetail {
-  id: string;
-  lesson: string;
-  concepts: string[];
-  /** score is the fraction of the points earned after hint costs, 0 to 1. */
-  score: number;
-  correct: boolean;
-  variant: number;
-  /** attempt counts graded submissions of this variant, from 1. */
-  attempt: number;
-  /** final: correct, or no attempts left (or a self-assessment). */
-  final: boolean;
-  selfAssessed: boolean;
-}
+/**
+ * GradedDetail is the detail of the `quiz:graded` event: progress storage's Graded (the one
+ * definition of what a graded submission records), with selfAssessed always said.
+ */
+export type GradedDetail = Graded & { selfAssessed: boolean };
 
 /** answerKey names an answer to a variant, to tell whether a result graded ahead is still current. */
 function answerKey(v: number, answer: unknown, reveal: boolean): string {
