@@ -17,6 +17,11 @@ export interface RequestEntry extends TraceBase {
   verb: 'create' | 'get' | 'list' | 'watch' | 'update' | 'patch' | 'delete';
   /** resource with subresource, e.g. "pods", "pods/binding", "pods/status", "nodes/status". */
   resource: string;
+  /**
+   * group is the API group the request went to when a resource is served by two (the Events of
+   * events.k8s.io/v1, stored as core/v1 Events): absent means the resource's own group.
+   */
+  group?: string;
   namespace?: string;
   name?: string;
   /** code is the HTTP status code kube-apiserver answered with. */
@@ -73,7 +78,11 @@ export interface FilterEntry extends TraceBase {
   kind: 'filter';
   pod: string;
   node: string;
-  plugins: { plugin: string; status: 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable'; reason?: string }[];
+  plugins: {
+    plugin: string;
+    status: 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable';
+    reason?: string;
+  }[];
   feasible: boolean;
 }
 
@@ -130,7 +139,11 @@ export type TraceEntry =
   | CommandEntry;
 
 /** TraceEntryInput is an entry before the engine stamps t and seq. */
-export type TraceEntryInput = TraceEntry extends infer E ? (E extends TraceEntry ? Omit<E, 't' | 'seq'> : never) : never;
+export type TraceEntryInput = TraceEntry extends infer E
+  ? E extends TraceEntry
+    ? Omit<E, 't' | 'seq'>
+    : never
+  : never;
 
 /** TraceLevel selects how much is recorded: large runs keep only commands and faults. */
 export type TraceLevel = 'full' | 'requests' | 'none';

@@ -52,7 +52,29 @@ describe('Scheduler', () => {
     expect(sc?.status).toBe('True');
     const ev = c.events().find((e) => e.reason === 'Scheduled')!;
     expect(ev.message).toBe('Successfully assigned default/web to n1');
-    expect(ev.source.component).toBe('default-scheduler');
+    // An events.k8s.io/v1 Event, stored as every Event is (tools/events; pkg/apis/events/v1).
+    expect(ev).toMatchObject({
+      action: 'Binding',
+      reportingComponent: 'default-scheduler',
+      reportingInstance: 'default-scheduler-control-plane',
+      source: {},
+      firstTimestamp: null,
+      lastTimestamp: null,
+      type: 'Normal',
+      involvedObject: { kind: 'Pod', name: 'web', namespace: 'default', apiVersion: 'v1' },
+    });
+    expect(ev.count).toBeUndefined();
+    expect(ev.eventTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(
+      c.sim.trace.some(
+        (t) =>
+          t.kind === 'request' &&
+          t.verb === 'create' &&
+          t.resource === 'events' &&
+          t.group === 'events.k8s.io' &&
+          t.from === 'kube-scheduler',
+      ),
+    ).toBe(true);
     const kinds = c.sim.trace.map((t: TraceEntry) => t.kind);
     expect(kinds).toContain('filter');
     expect(kinds).toContain('select');
@@ -75,6 +97,7 @@ describe('Scheduler', () => {
     expect(failed.type).toBe('Warning');
     expect(failed.message).toBe(msg);
     expect(failed.reportingComponent).toBe('default-scheduler');
+    expect(failed.action).toBe('Scheduling');
     const cond = c.get('big').status.conditions?.find((x) => x.type === 'PodScheduled');
     expect(cond).toMatchObject({ status: 'False', reason: 'Unschedulable', message: msg });
     expect(c.sched.queue.whereIs(c.get('big').metadata.uid)).toBe('unschedulable');

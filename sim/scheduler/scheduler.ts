@@ -5,7 +5,7 @@ import type { Selector } from '../api/labels.ts';
 import type { Node, Pod, PodCondition, ReplicaSet, Service } from '../api/types.ts';
 import { deepEqual } from '../api/clone.ts';
 import type { Client } from '../client/client.ts';
-import { EventRecorder } from '../client/events.ts';
+import { EventRecorderV1 } from '../client/events-v1.ts';
 import { Informer } from '../client/informer.ts';
 import { formatTime } from '../engine/clock.ts';
 import type { Rng } from '../engine/rng.ts';
@@ -86,6 +86,8 @@ export function updatePodCondition(
 /** SchedulerOptions configure the profiles (KubeSchedulerConfiguration). */
 export interface SchedulerOptions {
   profiles?: Profile[];
+  /** hostname is the machine kube-scheduler runs on, for its events' reportingInstance. */
+  hostname?: string;
 }
 
 /**
@@ -104,7 +106,11 @@ export interface SchedulerOptions {
  */
 export class Scheduler {
   static readonly NAME = 'kube-scheduler';
-  /** REPORTING_CONTROLLER is the events' source component (the profile's schedulerName). */
+  /**
+   * REPORTING_CONTROLLER is the events' reportingController (the profile's schedulerName): its
+   * recorder writes events.k8s.io/v1 Events (NewEventBroadcasterAdapter), reportingInstance
+   * "default-scheduler-<hostname>".
+   */
   static readonly REPORTING_CONTROLLER = DefaultSchedulerName;
 
   readonly sim: Simulation;
@@ -118,7 +124,7 @@ export class Scheduler {
   algorithm!: SchedulingAlgorithm;
   readonly profiles = new Map<string, Framework>();
   private readonly profileConfigs: Profile[];
-  private readonly recorder: EventRecorder;
+  private readonly recorder: EventRecorderV1;
   private readonly rng: Rng;
   private pendingCycle: TimerHandle | undefined;
   private running = false;
@@ -130,7 +136,11 @@ export class Scheduler {
     this.sim = sim;
     this.client = client;
     this.rng = sim.rng.fork(Scheduler.NAME);
-    this.recorder = new EventRecorder(client, Scheduler.REPORTING_CONTROLLER);
+    this.recorder = new EventRecorderV1(
+      client,
+      Scheduler.REPORTING_CONTROLLER,
+      opts.hostname ?? 'control-plane',
+    );
     this.profileConfigs = opts.profiles ?? [defaultProfile];
     this.podInformer = new Informer<Pod>(client, 'pods');
     this.nodeInformer = new Informer<Node>(client, 'nodes');
@@ -165,6 +175,7 @@ export class Scheduler {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.recorder.start();
     this.nodeInformer.start();
     this.serviceInformer.start();
     this.replicaSetInformer.start();
@@ -175,6 +186,7 @@ export class Scheduler {
   stop(): void {
     if (!this.running) return;
     this.running = false;
+    this.recorder.stop();
     this.pendingCycle?.cancel();
     this.pendingCycle = undefined;
     this.podInformer.stop();
@@ -352,10 +364,11 @@ export class Scheduler {
     if (!fwk) return;
     // skipPodSchedule: a pod being deleted, or one already assumed.
     if (pod.metadata.deletionTimestamp) {
-      this.recorder.event(
+      this.recorder.eventf(
         pod,
         'Warning',
         'FailedScheduling',
+        'Scheduling',
         `skip schedule deleting pod: ${pod.metadata.namespace}/${pod.metadata.name}`,
       );
       return;
@@ -427,10 +440,11 @@ export class Scheduler {
     }
     this.cache.finishBinding(qp.podInfo.uid);
     this.scheduledCount++;
-    this.recorder.event(
+    this.recorder.eventf(
       assumedPod,
       'Normal',
       'Scheduled',
+      'Binding',
       `Successfully assigned ${ns}/${name} to ${host}`,
     );
   }
@@ -449,7 +463,7 @@ export class Scheduler {
     if (cached && !cached.spec.nodeName && cached.metadata.uid === qp.podInfo.uid) {
       this.queue.addUnschedulableIfNotPresent(qp, this.queue.schedulingCycle);
     }
-    this.recorder.event(pod, 'Warning', 'FailedScheduling', truncateMessage(errMsg));
+    this.recorder.eventf(pod, 'Warning', 'FailedScheduling', 'Scheduling', truncateMessage(errMsg));
     const base = cached && cached.metadata.uid === qp.podInfo.uid ? cached : pod;
     const conditions = updatePodCondition(
       base.status?.conditions,
