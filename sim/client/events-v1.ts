@@ -96,7 +96,7 @@ export class EventRecorderV1 {
         return;
       }
       cached.ev = { ...cached.ev, series: { count: 2, lastObservedTime: formatMicroTime(now) } };
-      this.record(cached.ev);
+      this.record(cached);
       return;
     }
     const eventTime = formatMicroTime(now);
@@ -126,25 +126,32 @@ export class EventRecorderV1 {
       reportingComponent: this.reportingController,
       reportingInstance: this.reportingInstance,
     };
-    this.cache.set(key, { ev, eventTime: now, lastObserved: now });
+    const entry: CachedEvent = { ev, eventTime: now, lastObserved: now };
+    this.cache.set(key, entry);
     this.arm();
-    this.record(ev);
+    this.record(entry, true);
   }
 
   // record is recordEvent: a series is PATCHed (created again if the Event is gone), else created.
-  private record(ev: Event): void {
-    const ns = ev.metadata.namespace!;
+  // The cache keeps the object kube-apiserver stored (never changed: each change is a new copy),
+  // so an Event costs one object; fresh says c.ev was built for this call and may be handed off.
+  private record(c: CachedEvent, fresh = false): void {
+    const ev = c.ev;
+    const { name, namespace } = ev.metadata;
     try {
       if (ev.series) {
         try {
-          this.client.patchEventsV1(ns, ev.metadata.name, { series: ev.series });
+          this.client.patchEventsV1(namespace!, name, { series: ev.series });
           return;
         } catch (e) {
           if (!(e instanceof StatusError) || e.reason !== 'NotFound') throw e;
         }
       }
-      // The stored object is shared with the cache and never changed: each change is a new copy.
-      this.client.createEventsV1({ ...ev, metadata: { ...ev.metadata } });
+      // Making sure that uid and resourceVersion are empty on creation.
+      const stored = this.client.createEventsV1(
+        fresh ? ev : { ...ev, metadata: { name, namespace } as Event['metadata'] },
+      );
+      if (c.ev === ev) c.ev = stored;
     } catch {
       // Events are best effort: a failure to record one never fails the caller.
     }
@@ -179,7 +186,7 @@ export class EventRecorderV1 {
     for (const [key, c] of this.cache) {
       if (c.ev.series) {
         if (c.lastObserved < now - finishTime) {
-          this.record(c.ev);
+          this.record(c);
           this.cache.delete(key);
         }
       } else if (c.eventTime < now - finishTime) this.cache.delete(key);
@@ -188,6 +195,6 @@ export class EventRecorderV1 {
 
   // refreshExistingEventSeries writes every series' count (refreshing the Event's TTL).
   private refreshExistingEventSeries(): void {
-    for (const c of this.cache.values()) if (c.ev.series) this.record(c.ev);
+    for (const c of this.cache.values()) if (c.ev.series) this.record(c);
   }
 }
