@@ -29,14 +29,7 @@ import {
   OptimisticLockErrorMsg,
   type FieldError,
 } from './errors.ts';
-import {
-  apiVersionOf,
-  keyFor,
-  qualifiedKind,
-  qualifiedResource,
-  resources,
-  type ResourceInfo,
-} from './registry.ts';
+import { apiVersionOf, keyFor, qualifiedKind, qualifiedResource, resources, type ResourceInfo } from './registry.ts';
 import { validateName, validateObject } from './validation.ts';
 import { decode, decodeStrict } from './decode.ts';
 import { FieldSelector, listFieldSelector, selectableField } from './fields.ts';
@@ -128,12 +121,7 @@ export class KubeAPIServer {
   freeze = false;
   /** recordChanges keeps every committed write for `--json` output. */
   recordChanges = true;
-  readonly changes: {
-    t: number;
-    type: WatchEventType;
-    resource: ResourceName;
-    object: AnyObject;
-  }[] = [];
+  readonly changes: { t: number; type: WatchEventType; resource: ResourceName; object: AnyObject }[] = [];
   private readonly watchers = new Map<ResourceName, WatchStream[]>();
   private readonly podWatchersByNode = new Map<string, WatchStream[]>();
   private watchId = 0;
@@ -148,10 +136,7 @@ export class KubeAPIServer {
     this.sim = sim;
     this.etcd = etcd;
     this.rng = sim.rng.fork('kube-apiserver');
-    this.nodePorts = new PortAllocator(
-      defaultServiceNodePortRange,
-      sim.rng.fork('kube-apiserver/service-node-port-allocator'),
-    );
+    this.nodePorts = new PortAllocator(defaultServiceNodePortRange, sim.rng.fork('kube-apiserver/service-node-port-allocator'));
     etcd.watch('/registry/', (ev) => this.onStoreEvent(ev));
   }
 
@@ -173,14 +158,8 @@ export class KubeAPIServer {
   }
 
   private connect(user: string): void {
-    if (this.down)
-      throw newConnectionError(
-        `The connection to the server ${this.address} was refused - did you specify the right host or port?`,
-      );
-    if (!this.reachable(user))
-      throw newConnectionError(
-        `Get "https://${this.address}/api": dial tcp ${this.address}: i/o timeout`,
-      );
+    if (this.down) throw newConnectionError(`The connection to the server ${this.address} was refused - did you specify the right host or port?`);
+    if (!this.reachable(user)) throw newConnectionError(`Get "https://${this.address}/api": dial tcp ${this.address}: i/o timeout`);
     if (this.etcd.down && user !== ETCD) throw newConnectionError('etcdserver: request timed out');
   }
 
@@ -216,18 +195,7 @@ export class KubeAPIServer {
       throw e;
     } finally {
       if ((code !== 0 || reachable) && this.sim.records('request')) {
-        const entry: Omit<RequestEntry, 't' | 'seq'> = {
-          kind: 'request',
-          from: user,
-          to: APISERVER,
-          verb,
-          resource,
-          namespace: ns,
-          name,
-          code,
-          reason,
-          fields,
-        };
+        const entry: Omit<RequestEntry, 't' | 'seq'> = { kind: 'request', from: user, to: APISERVER, verb, resource, namespace: ns, name, code, reason, fields };
         if (this.requestGroup) entry.group = this.requestGroup;
         this.sim.record(entry);
       }
@@ -274,13 +242,7 @@ export class KubeAPIServer {
    * themselves; kubectl asks first because its three-way merge needs a manifest of the right
    * shape, and the patched object would fail to decode with the same error.
    */
-  checkPatchSource(
-    user: string,
-    resource: ResourceName,
-    ns: string | undefined,
-    name: string,
-    manifest: Record<string, unknown>,
-  ): void {
+  checkPatchSource(user: string, resource: ResourceName, ns: string | undefined, name: string, manifest: Record<string, unknown>): void {
     const { error } = decode(manifest);
     if (error !== undefined)
       this.request(user, 'patch', resource, ns, name, () => {
@@ -318,8 +280,7 @@ export class KubeAPIServer {
     for (const kv of this.etcd.range<Service>(resources.services.etcdPrefix)) {
       const ip = kv.value.spec.clusterIP;
       if (ip && ip !== 'None') this.allocatedIPs.add(ip);
-      for (const p of kv.value.spec.ports ?? [])
-        if (p.nodePort) this.nodePorts.allocate(p.nodePort);
+      for (const p of kv.value.spec.ports ?? []) if (p.nodePort) this.nodePorts.allocate(p.nodePort);
     }
   }
 
@@ -368,15 +329,11 @@ export class KubeAPIServer {
     const ports = svc.spec.ports ?? [];
     const oldNumbers = oldPorts.flatMap((p) => (p.nodePort ? [p.nodePort] : []));
     if (needsNodePort(old) && !needsNodePort(svc)) {
-      const same =
-        ports.length === oldPorts.length &&
-        ports.every((p, i) => (p.nodePort ?? 0) === (oldPorts[i].nodePort ?? 0));
+      const same = ports.length === oldPorts.length && ports.every((p, i) => (p.nodePort ?? 0) === (oldPorts[i].nodePort ?? 0));
       if (same) for (const p of ports) delete p.nodePort;
     }
     if (needsNodePort(old) && needsNodePort(svc)) {
-      const used = new Set(
-        ports.flatMap((p) => (p.nodePort && oldNumbers.includes(p.nodePort) ? [p.nodePort] : [])),
-      );
+      const used = new Set(ports.flatMap((p) => (p.nodePort && oldNumbers.includes(p.nodePort) ? [p.nodePort] : [])));
       const byName = new Map(oldPorts.map((p) => [p.name ?? '', p.nodePort ?? 0]));
       for (const p of ports) {
         if (p.nodePort) continue;
@@ -412,9 +369,7 @@ export class KubeAPIServer {
   private allocateNodePort(svc: Service, i: number, port: number): number {
     const err = this.nodePorts.allocate(port);
     if (err !== undefined)
-      throw newInvalid('Service', svc.metadata.name, [
-        { field: `spec.ports[${i}].nodePort`, type: 'Invalid value', value: port, detail: err },
-      ]);
+      throw newInvalid('Service', svc.metadata.name, [{ field: `spec.ports[${i}].nodePort`, type: 'Invalid value', value: port, detail: err }]);
     return port;
   }
 
@@ -436,8 +391,7 @@ export class KubeAPIServer {
     if (!ip) {
       // Simplification: the allocator picks uniformly from 10.96.0.0/16 (upstream: the whole
       // service CIDR, with a reserved low band for static IPs).
-      do
-        ip = `${serviceCIDRBase[0]}.${serviceCIDRBase[1]}.${this.rng.intn(256)}.${1 + this.rng.intn(254)}`;
+      do ip = `${serviceCIDRBase[0]}.${serviceCIDRBase[1]}.${this.rng.intn(256)}.${1 + this.rng.intn(254)}`;
       while (this.allocatedIPs.has(ip) || ip.endsWith('.0.1') || ip.endsWith('.0.10'));
     }
     this.allocatedIPs.add(ip);
@@ -452,12 +406,7 @@ export class KubeAPIServer {
     return this.freeze ? deepFreeze(obj) : obj;
   }
 
-  private defaultAndAdmit(
-    r: ResourceInfo,
-    obj: AnyObject,
-    isCreate: boolean,
-    requestName = obj.metadata.name,
-  ): void {
+  private defaultAndAdmit(r: ResourceInfo, obj: AnyObject, isCreate: boolean, requestName = obj.metadata.name): void {
     switch (obj.kind) {
       case 'Pod':
         defaultPod(obj);
@@ -488,19 +437,11 @@ export class KubeAPIServer {
         // Mirrors pkg/registry/core/namespace/strategy.go (PrepareForCreate: phase Active, the
         // "kubernetes" finalizer) and SetDefaults_Namespace in pkg/apis/core/v1/defaults.go (the
         // immutable kubernetes.io/metadata.name label, on create and update).
-        obj.metadata.labels = {
-          ...obj.metadata.labels,
-          'kubernetes.io/metadata.name': obj.metadata.name,
-        };
+        obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name };
         if (isCreate) {
           obj.status = { phase: 'Active' };
           const finalizers = obj.spec?.finalizers ?? [];
-          obj.spec = {
-            ...obj.spec,
-            finalizers: finalizers.includes('kubernetes')
-              ? finalizers
-              : [...finalizers, 'kubernetes'],
-          };
+          obj.spec = { ...obj.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
         }
         break;
       case 'Node':
@@ -516,12 +457,8 @@ export class KubeAPIServer {
 
   private checkNamespace(r: ResourceInfo, ns: string | undefined): void {
     if (!r.namespaced) return;
-    if (!ns)
-      throw newBadRequest(
-        'the namespace of the provided object does not match the namespace sent on the request',
-      );
-    if (!this.etcd.get(keyFor(resources.namespaces, undefined, ns)))
-      throw newNotFound('namespaces', ns);
+    if (!ns) throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    if (!this.etcd.get(keyFor(resources.namespaces, undefined, ns))) throw newNotFound('namespaces', ns);
   }
 
   // ---- verbs ----
@@ -535,64 +472,51 @@ export class KubeAPIServer {
     const r = this.info(resource);
     let out: T | undefined;
     let obj = decoded(input, handOff);
-    this.request(
-      user,
-      'create',
-      resource,
-      obj.metadata?.namespace,
-      obj.metadata?.name || obj.metadata?.generateName,
-      () => {
-        // A body that arrives as JSON is decoded into the Go type first (decode.ts).
-        if (this.jsonClients.has(user))
-          obj = decodeStrict(obj as unknown as Record<string, unknown>) as unknown as T;
-        obj.apiVersion = apiVersionOf(r) as T['apiVersion'];
-        obj.kind = r.kind as T['kind'];
-        const m = (obj.metadata ??= {} as T['metadata']);
-        if (!r.namespaced) delete m.namespace;
-        this.checkNamespace(r, m.namespace);
-        const generated = !m.name && !!m.generateName;
-        if (generated) m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
-        const nameErrs = validateName(m.name ?? '', r.resource === 'namespaces');
-        if (nameErrs.length) throw newInvalid(qualifiedKind(r), m.name ?? '', nameErrs);
-        m.uid = this.newUID();
-        m.creationTimestamp = formatTime(this.sim.now());
-        delete m.deletionTimestamp;
-        delete m.deletionGracePeriodSeconds;
-        if (r.tracksGeneration) m.generation = 1;
-        this.defaultAndAdmit(r, obj, true, generated ? m.generateName : m.name);
-        const errs = validateObject(obj);
-        if (errs.length) {
-          if (obj.kind === 'Service') this.releaseServiceAllocations(obj);
-          throw newInvalid(qualifiedKind(r), m.name!, errs);
-        }
-        let key = keyFor(r, m.namespace, m.name!);
-        let res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
-        // RetryGenerateName (GA in v1.32): a generated name that collides is drawn again, up to
-        // 7 more times, before the client sees AlreadyExists.
-        for (let i = 0; !res.succeeded && generated && i < 7; i++) {
-          m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
-          key = keyFor(r, m.namespace, m.name);
-          res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
-        }
-        if (!res.succeeded) {
-          if (obj.kind === 'Service') this.releaseServiceAllocations(obj);
-          throw newAlreadyExists(qualifiedResource(r), m.name!);
-        }
-        this.recordStore('txn-create', key, res.revision, r, m.namespace, m.name);
-        out = res.kv!.value;
-        return generated ? { code: 201, name: m.name } : { code: 201 };
-      },
-    );
+    this.request(user, 'create', resource, obj.metadata?.namespace, obj.metadata?.name || obj.metadata?.generateName, () => {
+      // A body that arrives as JSON is decoded into the Go type first (decode.ts).
+      if (this.jsonClients.has(user)) obj = decodeStrict(obj as unknown as Record<string, unknown>) as unknown as T;
+      obj.apiVersion = apiVersionOf(r) as T['apiVersion'];
+      obj.kind = r.kind as T['kind'];
+      const m = (obj.metadata ??= {} as T['metadata']);
+      if (!r.namespaced) delete m.namespace;
+      this.checkNamespace(r, m.namespace);
+      const generated = !m.name && !!m.generateName;
+      if (generated) m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
+      const nameErrs = validateName(m.name ?? '', r.resource === 'namespaces');
+      if (nameErrs.length) throw newInvalid(qualifiedKind(r), m.name ?? '', nameErrs);
+      m.uid = this.newUID();
+      m.creationTimestamp = formatTime(this.sim.now());
+      delete m.deletionTimestamp;
+      delete m.deletionGracePeriodSeconds;
+      if (r.tracksGeneration) m.generation = 1;
+      this.defaultAndAdmit(r, obj, true, generated ? m.generateName : m.name);
+      const errs = validateObject(obj);
+      if (errs.length) {
+        if (obj.kind === 'Service') this.releaseServiceAllocations(obj);
+        throw newInvalid(qualifiedKind(r), m.name!, errs);
+      }
+      let key = keyFor(r, m.namespace, m.name!);
+      let res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
+      // RetryGenerateName (GA in v1.32): a generated name that collides is drawn again, up to
+      // 7 more times, before the client sees AlreadyExists.
+      for (let i = 0; !res.succeeded && generated && i < 7; i++) {
+        m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
+        key = keyFor(r, m.namespace, m.name);
+        res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
+      }
+      if (!res.succeeded) {
+        if (obj.kind === 'Service') this.releaseServiceAllocations(obj);
+        throw newAlreadyExists(qualifiedResource(r), m.name!);
+      }
+      this.recordStore('txn-create', key, res.revision, r, m.namespace, m.name);
+      out = res.kv!.value;
+      return generated ? { code: 201, name: m.name } : { code: 201 };
+    });
     return out!;
   }
 
   /** get returns the current object (never mutate it). */
-  get<T extends AnyObject>(
-    user: string,
-    resource: ResourceName,
-    ns: string | undefined,
-    name: string,
-  ): T {
+  get<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string): T {
     const r = this.info(resource);
     let out: T | undefined;
     this.request(user, 'get', resource, ns, name, () => {
@@ -605,17 +529,12 @@ export class KubeAPIServer {
   }
 
   /** list returns the matching objects sorted by key, with the store's revision. */
-  list<T extends AnyObject>(
-    user: string,
-    resource: ResourceName,
-    opts: ListOptions = {},
-  ): ListResult<T> {
+  list<T extends AnyObject>(user: string, resource: ResourceName, opts: ListOptions = {}): ListResult<T> {
     const r = this.info(resource);
     let out: ListResult<T> | undefined;
     this.request(user, 'list', resource, opts.namespace, undefined, () => {
       const o = parsedListOptions(resource, opts);
-      const prefix =
-        r.namespaced && opts.namespace ? `${r.etcdPrefix}${opts.namespace}/` : r.etcdPrefix;
+      const prefix = r.namespaced && opts.namespace ? `${r.etcdPrefix}${opts.namespace}/` : r.etcdPrefix;
       const items = this.etcd
         .range<T>(prefix)
         .map((kv) => kv.value)
@@ -641,37 +560,23 @@ export class KubeAPIServer {
    * status changes and the status subresource ignores everything but status (and, for Nodes and
    * Pods, nothing in spec). A stale resourceVersion gets 409 Conflict.
    */
-  update<T extends AnyObject>(
-    user: string,
-    resource: ResourceName,
-    input: T,
-    subresource?: 'status',
-    handOff = false,
-  ): T {
+  update<T extends AnyObject>(user: string, resource: ResourceName, input: T, subresource?: 'status', handOff = false): T {
     const r = this.info(resource);
     let out: T | undefined;
     const obj = decoded(input, handOff);
     const ns = r.namespaced ? obj.metadata?.namespace : undefined;
     const name = obj.metadata?.name;
-    this.request(
-      user,
-      'update',
-      subresource ? `${resource}/${subresource}` : resource,
-      ns,
-      name,
-      () => {
-        const key = keyFor(r, ns, name);
-        const cur = this.etcd.get<T>(key);
-        if (!cur) throw newNotFound(qualifiedResource(r), name);
-        const rv = obj.metadata.resourceVersion;
-        if (rv && rv !== cur.value.metadata.resourceVersion)
-          throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
-        const next = this.merge(r, cur.value, obj, subresource);
-        const res = this.commitUpdate(r, key, cur, next);
-        out = this.etcd.get<T>(key)?.value ?? next;
-        return res;
-      },
-    );
+    this.request(user, 'update', subresource ? `${resource}/${subresource}` : resource, ns, name, () => {
+      const key = keyFor(r, ns, name);
+      const cur = this.etcd.get<T>(key);
+      if (!cur) throw newNotFound(qualifiedResource(r), name);
+      const rv = obj.metadata.resourceVersion;
+      if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
+      const next = this.merge(r, cur.value, obj, subresource);
+      const res = this.commitUpdate(r, key, cur, next);
+      out = this.etcd.get<T>(key)?.value ?? next;
+      return res;
+    });
     return out!;
   }
 
@@ -709,12 +614,7 @@ export class KubeAPIServer {
       setOrDelete(m, 'generation', cur.metadata.generation);
       next.metadata = m as unknown as T['metadata'];
       this.defaultAndAdmit(r, next as unknown as AnyObject, false);
-      if (
-        r.tracksGeneration &&
-        c.spec !== next.spec &&
-        JSON.stringify(c.spec) !== JSON.stringify(next.spec)
-      )
-        m.generation = (cur.metadata.generation ?? 0) + 1;
+      if (r.tracksGeneration && c.spec !== next.spec && JSON.stringify(c.spec) !== JSON.stringify(next.spec)) m.generation = (cur.metadata.generation ?? 0) + 1;
       if (r.resource === 'services') {
         const s = next as unknown as Service;
         const cs = cur as unknown as Service;
@@ -734,11 +634,7 @@ export class KubeAPIServer {
         const cs = cur as unknown as Service;
         // dropTypeDependentFields (pkg/registry/core/service/strategy.go): a Service no longer
         // reachable from outside loses the externalTrafficPolicy the client did not change.
-        if (
-          externallyAccessible(cs) &&
-          !externallyAccessible(s) &&
-          s.spec.externalTrafficPolicy === cs.spec.externalTrafficPolicy
-        )
+        if (externallyAccessible(cs) && !externallyAccessible(s) && s.spec.externalTrafficPolicy === cs.spec.externalTrafficPolicy)
           delete s.spec.externalTrafficPolicy;
         // Simplification: node ports are allocated after validation (upstream: before, in beginUpdate).
         this.updateNodePorts(cs, s);
@@ -747,41 +643,17 @@ export class KubeAPIServer {
     return next as unknown as T;
   }
 
-  private commitUpdate<T extends AnyObject>(
-    r: ResourceInfo,
-    key: string,
-    cur: KeyValue<T>,
-    next: T,
-  ): { code: number; fields?: string[] } {
+  private commitUpdate<T extends AnyObject>(r: ResourceInfo, key: string, cur: KeyValue<T>, next: T): { code: number; fields?: string[] } {
     const fields = this.sim.traceLevel === 'full' ? changedFields(cur.value, next) : undefined;
     // A finalizer-free object whose deletion is pending goes away once it has no finalizers.
-    if (
-      next.metadata.deletionTimestamp &&
-      !next.metadata.finalizers?.length &&
-      r.resource !== 'pods'
-    ) {
+    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length) && r.resource !== 'pods') {
       const res = this.etcd.delete<T>(key, cur.modRevision);
-      this.recordStore(
-        'txn-delete',
-        key,
-        res.revision,
-        r,
-        next.metadata.namespace,
-        next.metadata.name,
-      );
+      this.recordStore('txn-delete', key, res.revision, r, next.metadata.namespace, next.metadata.name);
       return { code: 200, fields };
     }
     const res = this.etcd.update<T>(key, cur.modRevision, (rev) => this.withRV(next, rev));
-    if (!res.succeeded)
-      throw newConflict(qualifiedResource(r), next.metadata.name, OptimisticLockErrorMsg);
-    this.recordStore(
-      'txn-update',
-      key,
-      res.revision,
-      r,
-      next.metadata.namespace,
-      next.metadata.name,
-    );
+    if (!res.succeeded) throw newConflict(qualifiedResource(r), next.metadata.name, OptimisticLockErrorMsg);
+    this.recordStore('txn-update', key, res.revision, r, next.metadata.namespace, next.metadata.name);
     return { code: 200, fields };
   }
 
@@ -789,50 +661,26 @@ export class KubeAPIServer {
    * patch applies a JSON merge patch (RFC 7386) to the current object. Simplification: strategic
    * merge patch semantics (merging lists by key) are not modelled; callers send whole lists.
    */
-  patch<T extends AnyObject>(
-    user: string,
-    resource: ResourceName,
-    ns: string | undefined,
-    name: string,
-    patch: unknown,
-    subresource?: 'status',
-  ): T {
+  patch<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string, patch: unknown, subresource?: 'status'): T {
     const r = this.info(resource);
     let out: T | undefined;
-    this.request(
-      user,
-      'patch',
-      subresource ? `${resource}/${subresource}` : resource,
-      r.namespaced ? ns : undefined,
-      name,
-      () => {
-        const key = keyFor(r, r.namespaced ? ns : undefined, name);
-        const cur = this.etcd.get<T>(key);
-        if (!cur) throw newNotFound(qualifiedResource(r), name);
-        // Status patches, and kinds whose update path changes only the top level and metadata, build
-        // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
-        const shared = subresource === 'status' || !defaultedInPlace.has(r.kind);
-        const merged = (
-          shared
-            ? applyMergePatch(cur.value, patch)
-            : mergePatch(deepClone(cur.value), deepClone(patch))
-        ) as T;
-        // The patched JSON is decoded into the Go type like a request body (decode.ts).
-        const patched = (
-          this.jsonClients.has(user)
-            ? decodeStrict(merged as unknown as Record<string, unknown>)
-            : merged
-        ) as T;
-        const rv = (patch as { metadata?: { resourceVersion?: string } })?.metadata
-          ?.resourceVersion;
-        if (rv && rv !== cur.value.metadata.resourceVersion)
-          throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
-        const next = this.merge(r, cur.value, patched, subresource);
-        const res = this.commitUpdate(r, key, cur, next);
-        out = this.etcd.get<T>(key)?.value ?? next;
-        return res;
-      },
-    );
+    this.request(user, 'patch', subresource ? `${resource}/${subresource}` : resource, r.namespaced ? ns : undefined, name, () => {
+      const key = keyFor(r, r.namespaced ? ns : undefined, name);
+      const cur = this.etcd.get<T>(key);
+      if (!cur) throw newNotFound(qualifiedResource(r), name);
+      // Status patches, and kinds whose update path changes only the top level and metadata, build
+      // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
+      const shared = subresource === 'status' || !defaultedInPlace.has(r.kind);
+      const merged = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
+      // The patched JSON is decoded into the Go type like a request body (decode.ts).
+      const patched = (this.jsonClients.has(user) ? decodeStrict(merged as unknown as Record<string, unknown>) : merged) as T;
+      const rv = (patch as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion;
+      if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
+      const next = this.merge(r, cur.value, patched, subresource);
+      const res = this.commitUpdate(r, key, cur, next);
+      out = this.etcd.get<T>(key)?.value ?? next;
+      return res;
+    });
     return out!;
   }
 
@@ -842,13 +690,7 @@ export class KubeAPIServer {
    * removed only when its kubelet confirms with grace 0; an unscheduled Pod goes at once.
    * Simplification: only background propagation; the garbage collector deletes dependents.
    */
-  delete(
-    user: string,
-    resource: ResourceName,
-    ns: string | undefined,
-    name: string,
-    opts: DeleteOptions = {},
-  ): AnyObject {
+  delete(user: string, resource: ResourceName, ns: string | undefined, name: string, opts: DeleteOptions = {}): AnyObject {
     const r = this.info(resource);
     let out: AnyObject | undefined;
     this.request(user, 'delete', resource, r.namespaced ? ns : undefined, name, () => {
@@ -864,8 +706,7 @@ export class KubeAPIServer {
       if (resource === 'pods') {
         const pod = cur.value as Pod;
         let grace = opts.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
-        if (!pod.spec.nodeName || pod.status.phase === 'Succeeded' || pod.status.phase === 'Failed')
-          grace = 0;
+        if (!pod.spec.nodeName || pod.status.phase === 'Succeeded' || pod.status.phase === 'Failed') grace = 0;
         if (grace > 0) {
           const next = { ...pod, metadata: { ...pod.metadata } };
           const deadline = this.sim.now() + grace * 1000;
@@ -889,9 +730,7 @@ export class KubeAPIServer {
         const next = deepClone(cur.value);
         next.metadata.deletionTimestamp = formatTime(this.sim.now());
         next.metadata.deletionGracePeriodSeconds = 0;
-        const res = this.etcd.update<AnyObject>(key, cur.modRevision, (rev) =>
-          this.withRV(next, rev),
-        );
+        const res = this.etcd.update<AnyObject>(key, cur.modRevision, (rev) => this.withRV(next, rev));
         this.recordStore('txn-update', key, res.revision, r, ns, name);
         out = res.kv!.value;
         return { code: 202 };
@@ -919,31 +758,12 @@ export class KubeAPIServer {
       if (!cur) throw newNotFound('pods', name);
       const pod = cur.value;
       if (binding.metadata.uid && binding.metadata.uid !== pod.metadata.uid)
-        throw newConflict(
-          'pods/binding',
-          name,
-          `Precondition failed: UID in precondition: ${binding.metadata.uid}, UID in object meta: ${pod.metadata.uid}`,
-        );
-      if (pod.metadata.deletionTimestamp)
-        throw newConflict(
-          'pods/binding',
-          name,
-          `pod ${name} is being deleted, cannot be assigned to a host`,
-        );
-      if (pod.spec.nodeName)
-        throw newConflict(
-          'pods/binding',
-          name,
-          `pod ${name} is already assigned to node "${pod.spec.nodeName}"`,
-        );
+        throw newConflict('pods/binding', name, `Precondition failed: UID in precondition: ${binding.metadata.uid}, UID in object meta: ${pod.metadata.uid}`);
+      if (pod.metadata.deletionTimestamp) throw newConflict('pods/binding', name, `pod ${name} is being deleted, cannot be assigned to a host`);
+      if (pod.spec.nodeName) throw newConflict('pods/binding', name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
       // The bound Pod shares everything but the changed paths with the stored one.
       const conds = (pod.status.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
-      conds.push({
-        type: 'PodScheduled',
-        status: 'True',
-        lastProbeTime: null,
-        lastTransitionTime: formatTime(this.sim.now()),
-      });
+      conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTime(this.sim.now()) });
       const next: Pod = {
         ...pod,
         metadata: { ...pod.metadata },
@@ -957,30 +777,13 @@ export class KubeAPIServer {
   }
 
   /** watch opens a stream; events are delivered watchLatency after each commit. */
-  watch(
-    user: string,
-    resource: ResourceName,
-    opts: ListOptions,
-    handler: WatchStream['handler'],
-    onClose: () => void,
-    traced = true,
-  ): WatchStream {
+  watch(user: string, resource: ResourceName, opts: ListOptions, handler: WatchStream['handler'], onClose: () => void, traced = true): WatchStream {
     let parsed = opts;
     this.request(user, 'watch', resource, opts.namespace, undefined, () => {
       parsed = parsedListOptions(resource, opts);
       return { code: 200 };
     });
-    const s: WatchStream = {
-      id: ++this.watchId,
-      user,
-      resource,
-      opts: parsed,
-      handler,
-      traced,
-      onClose,
-      since: this.etcd.revision,
-      closed: false,
-    };
+    const s: WatchStream = { id: ++this.watchId, user, resource, opts: parsed, handler, traced, onClose, since: this.etcd.revision, closed: false };
     // A delivery in progress may see the new stream, but skips it: it starts after the event.
     const node = resource === 'pods' ? nodeNameOf(parsed) : undefined;
     const lists = node !== undefined ? this.podWatchersByNode : this.watchers;
@@ -995,8 +798,7 @@ export class KubeAPIServer {
   closeWatch(s: WatchStream): void {
     s.closed = true;
     const node = s.resource === 'pods' ? nodeNameOf(s.opts) : undefined;
-    const list =
-      node !== undefined ? this.podWatchersByNode.get(node) : this.watchers.get(s.resource);
+    const list = node !== undefined ? this.podWatchersByNode.get(node) : this.watchers.get(s.resource);
     // Removal copies the list, so a delivery in progress iterates an unchanging one.
     if (list?.includes(s)) {
       const rest = list.filter((x) => x !== s);
@@ -1007,10 +809,7 @@ export class KubeAPIServer {
 
   /** breakWatches closes every stream whose client can no longer reach kube-apiserver. */
   breakWatches(): void {
-    const all = [
-      ...[...this.watchers.values()].flat(),
-      ...[...this.podWatchersByNode.values()].flat(),
-    ];
+    const all = [...[...this.watchers.values()].flat(), ...[...this.podWatchersByNode.values()].flat()];
     for (const s of all) {
       if (!s.closed && !this.reachable(s.user)) {
         this.closeWatch(s);
@@ -1019,26 +818,8 @@ export class KubeAPIServer {
     }
   }
 
-  private recordStore(
-    op: 'txn-create' | 'txn-update' | 'txn-delete',
-    key: string,
-    revision: number,
-    r: ResourceInfo,
-    ns?: string,
-    name?: string,
-  ): void {
-    if (this.sim.records('store'))
-      this.sim.record({
-        kind: 'store',
-        from: APISERVER,
-        to: ETCD,
-        op,
-        key,
-        revision,
-        resource: r.resource,
-        namespace: ns,
-        name,
-      });
+  private recordStore(op: 'txn-create' | 'txn-update' | 'txn-delete', key: string, revision: number, r: ResourceInfo, ns?: string, name?: string): void {
+    if (this.sim.records('store')) this.sim.record({ kind: 'store', from: APISERVER, to: ETCD, op, key, revision, resource: r.resource, namespace: ns, name });
   }
 
   // onStoreEvent is the watch cache: one etcd event becomes one delivery to every watcher.
@@ -1047,32 +828,17 @@ export class KubeAPIServer {
     if (!resource) return;
     const obj = ev.kv.value as AnyObject;
     const prev = ev.prevKv?.value as AnyObject | undefined;
-    const type: WatchEventType =
-      ev.type === 'DELETE' ? 'DELETED' : ev.prevKv ? 'MODIFIED' : 'ADDED';
-    if (this.recordChanges)
-      this.changes.push({
-        t: this.sim.now() / 1000,
-        type,
-        resource,
-        object: type === 'DELETED' ? withDeleteRV(prev!, ev.kv.modRevision) : obj,
-      });
+    const type: WatchEventType = ev.type === 'DELETE' ? 'DELETED' : ev.prevKv ? 'MODIFIED' : 'ADDED';
+    if (this.recordChanges) this.changes.push({ t: this.sim.now() / 1000, type, resource, object: type === 'DELETED' ? withDeleteRV(prev!, ev.kv.modRevision) : obj });
     // Nothing to deliver when no stream watches the resource (kube-apiserver's watch cache has no
     // watchers to dispatch to): no component watches Events, for one. Every stream starts at the
     // revision current when it opens, so one opened before the delivery would skip this event anyway.
     if (resource !== 'pods' && !this.watchers.get(resource)?.length) return;
     const revision = ev.kv.modRevision;
-    this.sim.after(this.sim.settings.watchLatency, watchWhat[resource], () =>
-      this.deliver(resource, type, obj, prev, revision),
-    );
+    this.sim.after(this.sim.settings.watchLatency, watchWhat[resource], () => this.deliver(resource, type, obj, prev, revision));
   }
 
-  private deliver(
-    resource: ResourceName,
-    type: WatchEventType,
-    obj: AnyObject,
-    prev: AnyObject | undefined,
-    revision: number,
-  ): void {
+  private deliver(resource: ResourceName, type: WatchEventType, obj: AnyObject, prev: AnyObject | undefined, revision: number): void {
     const deleted = type === 'DELETED' ? withDeleteRV(prev!, revision) : obj;
     const all = this.watchers.get(resource);
     if (all) this.deliverTo(all, resource, type, obj, prev, deleted, revision);
@@ -1127,25 +893,10 @@ export class KubeAPIServer {
   }
 
   /** traceWatch records the delivery of a watch event to a component; it returns the entry's seq (0 if not recorded). */
-  traceWatch(
-    to: string,
-    type: WatchEventType,
-    resource: ResourceName,
-    obj: AnyObject,
-    revision: number,
-  ): number {
+  traceWatch(to: string, type: WatchEventType, resource: ResourceName, obj: AnyObject, revision: number): number {
     if (!this.sim.records('watch')) return 0;
     const m = obj.metadata;
-    return this.sim.record({
-      kind: 'watch',
-      from: APISERVER,
-      to,
-      type,
-      resource,
-      namespace: m.namespace,
-      name: m.name,
-      revision,
-    });
+    return this.sim.record({ kind: 'watch', from: APISERVER, to, type, resource, namespace: m.namespace, name: m.name, revision });
   }
 }
 
@@ -1158,11 +909,7 @@ function needsNodePort(svc: Service): boolean {
 // externallyAccessible mirrors service.ExternallyAccessible (pkg/api/v1/service/util.go).
 function externallyAccessible(svc: Service): boolean {
   const t = svc.spec.type;
-  return (
-    t === 'NodePort' ||
-    t === 'LoadBalancer' ||
-    (t === 'ClusterIP' && !!svc.spec.externalIPs?.length)
-  );
+  return t === 'NodePort' || t === 'LoadBalancer' || (t === 'ClusterIP' && !!svc.spec.externalIPs?.length);
 }
 
 // shouldAllocateNodePorts: a NodePort Service always, a LoadBalancer one unless
@@ -1187,10 +934,7 @@ const defaultedInPlace = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Service'])
 function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return deepClone(patch);
   const p = patch as Record<string, unknown>;
-  const base =
-    target && typeof target === 'object' && !Array.isArray(target)
-      ? (target as Record<string, unknown>)
-      : {};
+  const base = target && typeof target === 'object' && !Array.isArray(target) ? (target as Record<string, unknown>) : {};
   let removes = false;
   for (const k in p) if (p[k] === null && Object.hasOwn(base, k)) removes = true;
   // A copy that then loses keys would be a slow dictionary-mode object (see setOrDelete), so
@@ -1220,13 +964,9 @@ function withDeleteRV(o: AnyObject, rev: number): AnyObject {
   return { ...o, metadata: { ...o.metadata, resourceVersion: String(rev) } } as AnyObject;
 }
 
-const watchWhat = Object.fromEntries(
-  Object.keys(resources).map((r) => [r, `watch ${r}`]),
-) as Record<ResourceName, string>;
+const watchWhat = Object.fromEntries(Object.keys(resources).map((r) => [r, `watch ${r}`])) as Record<ResourceName, string>;
 
-const prefixToResource = new Map<string, ResourceName>(
-  Object.values(resources).map((r) => [r.etcdPrefix, r.resource]),
-);
+const prefixToResource = new Map<string, ResourceName>(Object.values(resources).map((r) => [r.etcdPrefix, r.resource]));
 
 // resourceOfKey finds the resource of a key, first by its first two path segments
 // (/registry/pods/...), then by the longer prefixes (/registry/services/specs/).
@@ -1259,14 +999,9 @@ export function matches(o: AnyObject, opts: ListOptions, resource: ResourceName)
   const fs = opts.fieldSelector;
   if (fs !== undefined) {
     if (typeof fs === 'string') throw new Error('matches: fieldSelector not parsed');
-    if (fs instanceof FieldSelector)
-      return fs.matches((field) => selectableField(resource, o, field));
+    if (fs instanceof FieldSelector) return fs.matches((field) => selectableField(resource, o, field));
     if (fs['metadata.name'] !== undefined && o.metadata.name !== fs['metadata.name']) return false;
-    if (
-      fs['spec.nodeName'] !== undefined &&
-      ((o as Pod).spec?.nodeName ?? '') !== fs['spec.nodeName']
-    )
-      return false;
+    if (fs['spec.nodeName'] !== undefined && ((o as Pod).spec?.nodeName ?? '') !== fs['spec.nodeName']) return false;
   }
   return true;
 }
@@ -1274,9 +1009,7 @@ export function matches(o: AnyObject, opts: ListOptions, resource: ResourceName)
 /** mergePatch applies an RFC 7386 JSON merge patch. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const t = (
-    target && typeof target === 'object' && !Array.isArray(target) ? target : {}
-  ) as Record<string, unknown>;
+  const t = (target && typeof target === 'object' && !Array.isArray(target) ? target : {}) as Record<string, unknown>;
   for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
     if (v === null) delete t[k];
     else t[k] = mergePatch(t[k], v);

@@ -3,13 +3,7 @@
 // Go client returns an error. Simplification: requests are synchronous and take no virtual time.
 
 import type { AnyObject, Binding, Event, ResourceName } from '../api/types.ts';
-import type {
-  DeleteOptions,
-  KubeAPIServer,
-  ListOptions,
-  ListResult,
-  WatchStream,
-} from '../apiserver/apiserver.ts';
+import type { DeleteOptions, KubeAPIServer, ListOptions, ListResult, WatchStream } from '../apiserver/apiserver.ts';
 
 /** Client is bound to one component (user), e.g. "replicaset-controller" or "kubelet@node-1". */
 export class Client {
@@ -38,12 +32,7 @@ export class Client {
   }
 
   /** checkPatchSource has kube-apiserver decode the manifest a patch is built from (400 if it does not). */
-  checkPatchSource(
-    resource: ResourceName,
-    namespace: string | undefined,
-    name: string,
-    manifest: Record<string, unknown>,
-  ): void {
+  checkPatchSource(resource: ResourceName, namespace: string | undefined, name: string, manifest: Record<string, unknown>): void {
     this.apiserver.checkPatchSource(this.user, resource, namespace, name, manifest);
   }
 
@@ -58,22 +47,11 @@ export class Client {
   }
 
   /** patch sends a JSON merge patch; subresource "status" patches status only. */
-  patch<T extends AnyObject>(
-    resource: ResourceName,
-    namespace: string | undefined,
-    name: string,
-    patch: unknown,
-    subresource?: 'status',
-  ): T {
+  patch<T extends AnyObject>(resource: ResourceName, namespace: string | undefined, name: string, patch: unknown, subresource?: 'status'): T {
     return this.apiserver.patch<T>(this.user, resource, namespace, name, patch, subresource);
   }
 
-  delete(
-    resource: ResourceName,
-    namespace: string | undefined,
-    name: string,
-    opts?: DeleteOptions,
-  ): AnyObject {
+  delete(resource: ResourceName, namespace: string | undefined, name: string, opts?: DeleteOptions): AnyObject {
     return this.apiserver.delete(this.user, resource, namespace, name, opts);
   }
 
@@ -89,23 +67,12 @@ export class Client {
 
   /** bind POSTs to pods/binding. */
   bind(namespace: string, name: string, uid: string, nodeName: string): void {
-    const b: Binding = {
-      apiVersion: 'v1',
-      kind: 'Binding',
-      metadata: { namespace, name, uid },
-      target: { kind: 'Node', name: nodeName },
-    };
+    const b: Binding = { apiVersion: 'v1', kind: 'Binding', metadata: { namespace, name, uid }, target: { kind: 'Node', name: nodeName } };
     this.apiserver.bind(this.user, b);
   }
 
   /** watch opens a stream; traced false leaves tracing its deliveries to the caller (shared informers). */
-  watch(
-    resource: ResourceName,
-    opts: ListOptions,
-    handler: WatchStream['handler'],
-    onClose: () => void,
-    traced = true,
-  ): WatchStream {
+  watch(resource: ResourceName, opts: ListOptions, handler: WatchStream['handler'], onClose: () => void, traced = true): WatchStream {
     return this.apiserver.watch(this.user, resource, opts, handler, onClose, traced);
   }
 

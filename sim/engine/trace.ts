@@ -78,11 +78,7 @@ export interface FilterEntry extends TraceBase {
   kind: 'filter';
   pod: string;
   node: string;
-  plugins: {
-    plugin: string;
-    status: 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable';
-    reason?: string;
-  }[];
+  plugins: { plugin: string; status: 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable'; reason?: string }[];
   feasible: boolean;
 }
 
@@ -139,11 +135,7 @@ export type TraceEntry =
   | CommandEntry;
 
 /** TraceEntryInput is an entry before the engine stamps t and seq. */
-export type TraceEntryInput = TraceEntry extends infer E
-  ? E extends TraceEntry
-    ? Omit<E, 't' | 'seq'>
-    : never
-  : never;
+export type TraceEntryInput = TraceEntry extends infer E ? (E extends TraceEntry ? Omit<E, 't' | 'seq'> : never) : never;
 
 /** TraceLevel selects how much is recorded: large runs keep only commands and faults. */
 export type TraceLevel = 'full' | 'requests' | 'none';

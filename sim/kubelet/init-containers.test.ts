@@ -79,10 +79,7 @@ until: 60s
 
 function statusColumn(run: ScenarioRun, name: string): string {
   const line = run.cluster.kubectl(`get pod ${name}`).stdout.split('\n')[1];
-  return line
-    .split(/\s{2,}/)
-    .slice(1, 3)
-    .join(' ');
+  return line.split(/\s{2,}/).slice(1, 3).join(' ');
 }
 
 function pod(run: ScenarioRun, name: string): Pod {
@@ -92,12 +89,7 @@ function pod(run: ScenarioRun, name: string): Pod {
 function startedAt(run: ScenarioRun, podName: string, container: string): number | undefined {
   const e = run.cluster.apiserver
     .peekAll<Event>('events')
-    .find(
-      (x) =>
-        x.involvedObject.name === podName &&
-        x.reason === 'Started' &&
-        x.message === `Started container ${container}`,
-    );
+    .find((x) => x.involvedObject.name === podName && x.reason === 'Started' && x.message === `Started container ${container}`);
   return e ? Date.parse(e.firstTimestamp!) : undefined;
 }
 
@@ -154,10 +146,7 @@ describe('init containers', () => {
     expect(statusColumn(run, 'initnever')).toBe('0/1 Init:Error');
     const p = pod(run, 'initnever');
     expect(p.status.phase).toBe('Failed');
-    expect(p.status.initContainerStatuses![0]).toMatchObject({
-      restartCount: 0,
-      state: { terminated: { exitCode: 1, reason: 'Error' } },
-    });
+    expect(p.status.initContainerStatuses![0]).toMatchObject({ restartCount: 0, state: { terminated: { exitCode: 1, reason: 'Error' } } });
     // TerminatePod leaves app containers of a pod that never initialized waiting.
     expect(p.status.containerStatuses![0].state.waiting?.reason).toBe('PodInitializing');
     expect(getPodCondition(p, 'Ready')).toMatchObject({ status: 'False', reason: 'PodFailed' });
@@ -170,9 +159,7 @@ describe('init containers', () => {
     const p = pod(run, 'withsidecar');
     expect(p.status.initContainerStatuses![0]).toMatchObject({ ready: true, started: true });
     expect(p.status.initContainerStatuses![0].state.running).toBeDefined();
-    expect(startedAt(run, 'withsidecar', 'app')!).toBeGreaterThanOrEqual(
-      startedAt(run, 'withsidecar', 'log-shipper')!,
-    );
+    expect(startedAt(run, 'withsidecar', 'app')!).toBeGreaterThanOrEqual(startedAt(run, 'withsidecar', 'log-shipper')!);
   });
 
   it("record their events against spec.initContainers{name}, the app container's against spec.containers{name}", () => {
@@ -184,11 +171,7 @@ describe('init containers', () => {
         .filter((x) => x.involvedObject.name === 'withinit' && x.reason === reason)
         .map((x) => x.involvedObject.fieldPath)
         .sort();
-    const want = [
-      'spec.containers{app}',
-      'spec.initContainers{migrate}',
-      'spec.initContainers{wait}',
-    ];
+    const want = ['spec.containers{app}', 'spec.initContainers{migrate}', 'spec.initContainers{wait}'];
     expect(fieldPaths('Created')).toEqual(want);
     expect(fieldPaths('Started')).toEqual(want);
     // The Pod's own events (Scheduled) have none.

@@ -151,14 +151,7 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
       },
     });
     if (opts.staticPodPath && opts.files)
-      this.fileSource = new FileSource(
-        sim,
-        this.name,
-        opts.files,
-        opts.staticPodPath,
-        opts.nodeName,
-        (keys) => this.setStaticPods(keys),
-      );
+      this.fileSource = new FileSource(sim, this.name, opts.files, opts.staticPodPath, opts.nodeName, (keys) => this.setStaticPods(keys));
     this.statusManager = new StatusManager(sim, client, this.informer);
     this.imageManager = new ImageManager(this, this.imageBackoff);
     this.podWorkers = new PodWorkers(this);
@@ -387,8 +380,7 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
     // the API never delivered since the kubelet started) is started from the file's Pod.
     for (const key of keys) {
       const pod = this.mirrorPods.get(key);
-      if (pod && (!before.has(key) || !this.podWorkers.has(pod.metadata.uid)))
-        this.podWorkers.updatePod(pod);
+      if (pod && (!before.has(key) || !this.podWorkers.has(pod.metadata.uid))) this.podWorkers.updatePod(pod);
     }
   }
 
@@ -415,13 +407,7 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
   }
 
   /** event records an Event about a pod, or one of its containers (fieldPath), source kubelet, host = node. */
-  event(
-    pod: Pod,
-    type: 'Normal' | 'Warning',
-    reason: string,
-    message: string,
-    fieldPath?: string,
-  ): void {
+  event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void {
     this.recorder?.event(pod, type, reason, message, fieldPath);
   }
 

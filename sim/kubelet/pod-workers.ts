@@ -49,13 +49,7 @@ export interface PodWorkersHost {
   /** podLogs is /var/log/pods: the last container attempt per pod and container; survives reboots. */
   readonly podLogs: Map<string, Map<string, number>>;
   /** event records an Event about pod; fieldPath names the container it is about, if any. */
-  event(
-    pod: Pod,
-    type: 'Normal' | 'Warning',
-    reason: string,
-    message: string,
-    fieldPath?: string,
-  ): void;
+  event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void;
   guard<A extends unknown[]>(fn: (...a: A) => void): (...a: A) => void;
   alive(): boolean;
   /** relistTime is the next PLEG relist tick (strictly after now). */
@@ -396,14 +390,7 @@ export class PodWorkers {
     // that fails to start ends the sync; a sidecar that does lets the next one go on.
     for (const s of a.initToStart)
       steps.push((next, stop) =>
-        this.startContainer(
-          w,
-          s.spec,
-          s.prev,
-          () => sandboxId,
-          next,
-          isRestartableInitContainer(s.spec) ? next : stop,
-        ),
+        this.startContainer(w, s.spec, s.prev, () => sandboxId, next, isRestartableInitContainer(s.spec) ? next : stop),
       );
     for (const s of a.toStart)
       steps.push((next) => this.startContainer(w, s.spec, s.prev, () => sandboxId, next));
@@ -528,13 +515,7 @@ export class PodWorkers {
                   this.setReason(w, spec.name, { reason: RunContainerError, message: err2 });
                   return failed();
                 }
-                this.host.event(
-                  pod,
-                  'Normal',
-                  'Started',
-                  containerMessages(spec.name).started,
-                  ref,
-                );
+                this.host.event(pod, 'Normal', 'Started', containerMessages(spec.name).started, ref);
                 this.clearReason(w, spec.name);
                 if (prev) this.host.pruneContainers(uid);
                 next();
@@ -803,10 +784,7 @@ function computeInitContainerActions(pod: Pod, v: PodView, a: PodActions): boole
         a.initToStart = [];
         return false;
       }
-      a.toKill.push({
-        c: s,
-        message: `Init container is in "unknown" state, try killing it before restart`,
-      });
+      a.toKill.push({ c: s, message: `Init container is in "unknown" state, try killing it before restart` });
       toStart.push(i);
     }
     isPreviouslyInitialized = true;
