@@ -40,6 +40,14 @@ export const resources: Record<ResourceName, ResourceInfo> = {
   daemonsets: info('daemonsets', 'DaemonSet', 'apps', true, true, true),
   endpointslices: info('endpointslices', 'EndpointSlice', 'discovery.k8s.io', true, false),
   leases: info('leases', 'Lease', 'coordination.k8s.io', true, false),
+  poddisruptionbudgets: info(
+    'poddisruptionbudgets',
+    'PodDisruptionBudget',
+    'policy',
+    true,
+    true,
+    true,
+  ),
 };
 
 /** apiVersionOf returns "v1" or "group/v1". */

@@ -17,6 +17,7 @@ import type {
   Deployment,
   EndpointSlice,
   Event,
+  Eviction,
   Lease,
   Namespace,
   Node,
@@ -94,8 +95,8 @@ export interface KubectlClient {
     name: string,
     opts?: DeleteOptions,
   ): AnyObject;
-  /** evict POSTs to pods/eviction; when absent, drain deletes the Pod instead. */
-  evict?(namespace: string, name: string, opts?: DeleteOptions): void;
+  /** evict POSTs a policy/v1 Eviction to pods/eviction; when absent, drain deletes the Pod instead. */
+  evict?(eviction: Eviction): void;
   /** checkPatchSource has kube-apiserver decode the manifest a patch is built from (400 if not). */
   checkPatchSource(
     resource: ResourceName,
@@ -1790,7 +1791,13 @@ function runDrain(r: Run, cmd: Extract<KubectlCommand, { verb: 'drain' }>): void
     let failed = false;
     for (const pod of toDelete) {
       try {
-        if (r.client.evict) r.client.evict(pod.metadata.namespace ?? '', pod.metadata.name, opts);
+        if (r.client.evict)
+          r.client.evict({
+            apiVersion: 'policy/v1',
+            kind: 'Eviction',
+            metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace ?? '' },
+            deleteOptions: opts,
+          });
         else r.client.delete('pods', pod.metadata.namespace, pod.metadata.name, opts);
         r.out(namePrint(typeOf('pods'), pod.metadata.name, 'evicted'));
       } catch (e) {
