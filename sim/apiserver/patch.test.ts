@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applyJSONPatch, JSONPatchError, strategicMergePatch } from './patch.ts';
+import {
+  applyJSONPatch,
+  createTwoWayMergePatch,
+  JSONPatchError,
+  strategicMergePatch,
+} from './patch.ts';
 
 describe('strategicMergePatch', () => {
   const pod = {
@@ -74,5 +79,44 @@ describe('applyJSONPatch', () => {
     expect(() =>
       applyJSONPatch({ spec: {} }, [{ op: 'replace', path: '/spec/missing', value: 1 }]),
     ).toThrow('replace operation does not apply: doc is missing key: /spec/missing: missing value');
+  });
+});
+
+describe('createTwoWayMergePatch', () => {
+  it('lists changed containers by name with $setElementOrder, and applying it gives the modified object', () => {
+    const a = {
+      spec: {
+        containers: [
+          { name: 'web', image: 'nginx:1.26' },
+          { name: 'log', image: 'fluent' },
+        ],
+      },
+      metadata: { labels: { a: '1' } },
+    };
+    const b = {
+      spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+      metadata: { labels: { b: '2' } },
+    };
+    const patch = createTwoWayMergePatch(a, b);
+    expect(patch).toEqual({
+      spec: {
+        '$setElementOrder/containers': [{ name: 'web' }],
+        containers: [
+          { image: 'nginx:1.27', name: 'web' },
+          { $patch: 'delete', name: 'log' },
+        ],
+      },
+      metadata: { labels: { a: null, b: '2' } },
+    });
+    expect(strategicMergePatch(a, patch)).toEqual(b);
+  });
+
+  it('is empty for equal objects and null for a removed field', () => {
+    expect(
+      createTwoWayMergePatch({ spec: { unschedulable: true } }, { spec: { unschedulable: true } }),
+    ).toEqual({});
+    expect(createTwoWayMergePatch({ spec: { unschedulable: true } }, { spec: {} })).toEqual({
+      spec: { unschedulable: null },
+    });
   });
 });

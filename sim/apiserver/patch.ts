@@ -299,3 +299,65 @@ function applyOperations(out: Obj, ops: Operation[], at: (p: string) => string):
     }
   }
 }
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * createTwoWayMergePatch mirrors strategicpatch.CreateTwoWayMergePatch: the strategic merge patch
+ * that turns original into modified. Maps are diffed key by key (null for a removed key); a list
+ * with a merge key lists its changed items by key (only their changed fields), deletes removed
+ * ones with $patch: delete and gives the new order with $setElementOrder; finalizers list their
+ * additions and $deleteFromPrimitiveList their removals; other lists are replaced whole.
+ */
+export function createTwoWayMergePatch(
+  original: unknown,
+  modified: unknown,
+  path: readonly string[] = [],
+): Obj {
+  const a = isMap(original) ? original : {};
+  const b = isMap(modified) ? modified : {};
+  const patch: Obj = {};
+  for (const k of Object.keys(a))
+    if (!(k in b) || b[k] === undefined) if (a[k] !== undefined) patch[k] = null;
+  for (const [k, v] of Object.entries(b)) {
+    if (v === undefined) continue;
+    const o = a[k];
+    if (same(o, v)) continue;
+    const at = [...path, k];
+    if (isMap(v) && isMap(o)) {
+      const sub = createTwoWayMergePatch(o, v, at);
+      if (Object.keys(sub).length) patch[k] = sub;
+      continue;
+    }
+    if (Array.isArray(v) && Array.isArray(o)) {
+      const key = patchMergeKey(at);
+      if (key && v.every(isMap) && o.every(isMap)) {
+        const items: Obj[] = [];
+        for (const item of v as Obj[]) {
+          const old = (o as Obj[]).find((x) => same(x[key], item[key]));
+          if (!old) items.push(copy(item));
+          else if (!same(old, item))
+            items.push({ ...createTwoWayMergePatch(old, item, at), [key]: item[key] });
+        }
+        for (const old of o as Obj[])
+          if (!(v as Obj[]).some((x) => same(x[key], old[key])))
+            items.push({ $patch: 'delete', [key]: old[key] });
+        patch[`$setElementOrder/${k}`] = (v as Obj[]).map((x) => ({ [key]: x[key] }));
+        if (items.length) patch[k] = items;
+        continue;
+      }
+      if (primitiveMerge.has(k)) {
+        const added = v.filter((x) => !o.includes(x));
+        const removed = o.filter((x) => !v.includes(x));
+        patch[`$setElementOrder/${k}`] = copy(v);
+        if (added.length) patch[k] = added;
+        if (removed.length) patch[`$deleteFromPrimitiveList/${k}`] = removed;
+        continue;
+      }
+    }
+    patch[k] = copy(v);
+  }
+  return patch;
+}
