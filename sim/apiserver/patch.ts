@@ -300,8 +300,22 @@ function applyOperations(out: Obj, ops: Operation[], at: (p: string) => string):
   }
 }
 
+// same compares two JSON values, maps regardless of key order.
 function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b))
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((x, i) => same(x, b[i]))
+    );
+  if (isMap(a) || isMap(b)) {
+    if (!isMap(a) || !isMap(b)) return false;
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => same(a[k], b[k]));
+  }
+  return a === b;
 }
 
 /**

@@ -384,6 +384,8 @@ export class Cluster {
       {
         client: this.kubectlClient,
         now: () => this.sim.now(),
+        // kubectl waits in virtual time (drain): the cluster runs meanwhile.
+        sleep: (ms) => this.sim.runUntil(this.sim.now() + ms),
         // Simplification: the three statuses are always Healthy once kube-apiserver answers; it
         // does not probe the scheduler, controller-manager and etcd as the real handler does
         // (pkg/registry/core/componentstatus/rest.go).

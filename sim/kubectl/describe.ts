@@ -45,7 +45,7 @@ import { DESCRIBE_TABWRITER, FLUSH, tabwrite } from './tabwriter.ts';
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 // PrefixWriter mirrors describe.PrefixWriter: each level indents by two spaces.
-class PrefixWriter {
+export class PrefixWriter {
   private readonly parts: string[] = [];
 
   write(level: number, text: string): void {
@@ -71,7 +71,7 @@ class PrefixWriter {
   }
 }
 
-function tabbedString(fn: (w: PrefixWriter) => void): string {
+export function tabbedString(fn: (w: PrefixWriter) => void): string {
   const w = new PrefixWriter();
   fn(w);
   return w.text();
@@ -191,7 +191,7 @@ function sortableEventTime(e: Event): number {
 }
 
 /** describeEvents mirrors describe.DescribeEvents: sorted by lastTimestamp, "(xN over ...)". */
-function describeEvents(w: PrefixWriter, events: Event[], now: number): void {
+export function describeEvents(w: PrefixWriter, events: Event[], now: number): void {
   if (events.length === 0) {
     w.write(0, 'Events:\t<none>\n');
     return;

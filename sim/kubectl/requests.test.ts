@@ -52,13 +52,21 @@ function cluster(): ScenarioRun {
 type Req = Pick<RequestEntry, 'verb' | 'resource'> & { patchType?: string; code?: number };
 
 // requests runs a kubectl command line and returns kubectl's requests, in order.
-function requests(run: ScenarioRun, line: string, stdin?: string): { reqs: Req[]; out: { stdout: string; stderr: string; exitCode: number } } {
+function requests(
+  run: ScenarioRun,
+  line: string,
+  stdin?: string,
+): { reqs: Req[]; out: { stdout: string; stderr: string; exitCode: number } } {
   const from = run.cluster.sim.trace.length;
   const out = run.cluster.kubectl(line, stdin);
   const reqs = run.cluster.sim.trace
     .slice(from)
     .filter((e): e is RequestEntry => e.kind === 'request' && e.from === 'kubectl')
-    .map((e) => ({ verb: e.verb, resource: e.resource, ...(e.patchType ? { patchType: e.patchType } : {}) }));
+    .map((e) => ({
+      verb: e.verb,
+      resource: e.resource,
+      ...(e.patchType ? { patchType: e.patchType } : {}),
+    }));
   return { reqs, out };
 }
 
@@ -75,7 +83,14 @@ describe('kubectl scale', () => {
       { verb: 'get', resource: 'deployments' },
       { verb: 'patch', resource: 'deployments/scale', patchType: MERGE },
     ]);
-    expect(run.cluster.apiserver.get<{ spec: { replicas: number } } & Pod>('test', 'deployments', 'default', 'web').spec.replicas).toBe(5);
+    expect(
+      run.cluster.apiserver.get<{ spec: { replicas: number } } & Pod>(
+        'test',
+        'deployments',
+        'default',
+        'web',
+      ).spec.replicas,
+    ).toBe(5);
   });
 
   it('with --current-replicas GETs the scale subresource and PUTs it', () => {
@@ -109,7 +124,12 @@ describe('kubectl rollout', () => {
       { verb: 'list', resource: 'replicasets' },
       { verb: 'patch', resource: 'deployments', patchType: JSONPATCH },
     ]);
-    const d = run.cluster.apiserver.get<Pod>('test', 'deployments', 'default', 'web') as unknown as { spec: { template: { spec: { containers: { image: string }[] } } } };
+    const d = run.cluster.apiserver.get<Pod>(
+      'test',
+      'deployments',
+      'default',
+      'web',
+    ) as unknown as { spec: { template: { spec: { containers: { image: string }[] } } } };
     expect(d.spec.template.spec.containers[0].image).toBe('nginx:1.27');
   });
 
@@ -161,16 +181,25 @@ describe('kubectl apply, label, taint, cordon', () => {
 });
 
 describe('kubectl drain', () => {
-  it('cordons, lists the node\'s Pods, evicts each through pods/eviction and waits for them to go', () => {
+  it("cordons, lists the node's Pods, evicts each through pods/eviction and waits for them to go", () => {
     const run = cluster();
-    const node = run.cluster.apiserver.peekAll<Pod>('pods').find((p) => p.metadata.labels?.app === 'web')!.spec.nodeName!;
-    const pods = run.cluster.apiserver.peekAll<Pod>('pods').filter((p) => p.spec.nodeName === node && p.metadata.namespace === 'default');
+    const node = run.cluster.apiserver
+      .peekAll<Pod>('pods')
+      .find((p) => p.metadata.labels?.app === 'web')!.spec.nodeName!;
+    // Every Pod on the node but DaemonSet-managed and mirror Pods (kube-proxy, static Pods).
+    const pods = run.cluster.apiserver
+      .peekAll<Pod>('pods')
+      .filter(
+        (p) =>
+          p.spec.nodeName === node &&
+          !p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet' || o.kind === 'Node'),
+      );
     const t0 = run.cluster.sim.now();
     const { reqs, out } = requests(run, `drain ${node} --ignore-daemonsets`);
     expect(out.exitCode).toBe(0);
     expect(out.stdout.split('\n')[0]).toBe(`node/${node} cordoned`);
     for (const p of pods) {
-      expect(out.stdout).toContain(`evicting pod default/${p.metadata.name}\n`);
+      expect(out.stdout).toContain(`evicting pod ${p.metadata.namespace}/${p.metadata.name}\n`);
       expect(out.stdout).toContain(`pod/${p.metadata.name} evicted\n`);
     }
     expect(out.stdout.endsWith(`node/${node} drained\n`)).toBe(true);
@@ -180,18 +209,27 @@ describe('kubectl drain', () => {
     expect(kinds).not.toContain('delete pods');
     // kubectl waited for the Pods to be deleted (polling GET every second).
     expect(run.cluster.sim.now()).toBeGreaterThan(t0);
-    for (const p of pods) expect(run.cluster.apiserver.peekAll<Pod>('pods').some((x) => x.metadata.uid === p.metadata.uid)).toBe(false);
+    for (const p of pods)
+      expect(
+        run.cluster.apiserver.peekAll<Pod>('pods').some((x) => x.metadata.uid === p.metadata.uid),
+      ).toBe(false);
   });
 
   it('retries every 5 s while a PodDisruptionBudget forbids the eviction, and completes when it allows', () => {
     const run = cluster();
     requests(run, 'apply -f -', PDB.replace('minAvailable: 3', 'minAvailable: 3'));
     run.runUntil(32_000);
-    const node = run.cluster.apiserver.peekAll<Pod>('pods').find((p) => p.metadata.labels?.app === 'web')!.spec.nodeName!;
-    const pod = run.cluster.apiserver.peekAll<Pod>('pods').find((p) => p.spec.nodeName === node && p.metadata.labels?.app === 'web')!;
+    const node = run.cluster.apiserver
+      .peekAll<Pod>('pods')
+      .find((p) => p.metadata.labels?.app === 'web')!.spec.nodeName!;
+    const pod = run.cluster.apiserver
+      .peekAll<Pod>('pods')
+      .find((p) => p.spec.nodeName === node && p.metadata.labels?.app === 'web')!;
     // Lower the budget 12 s from now: the evictions at +0, +5 and +10 s are refused, +15 s passes.
     run.cluster.sim.at(run.cluster.sim.now() + 12_000, 'test: lower the budget', () => {
-      run.cluster.apiserver.patch('test', 'poddisruptionbudgets', 'default', 'web', { spec: { minAvailable: 2 } });
+      run.cluster.apiserver.patch('test', 'poddisruptionbudgets', 'default', 'web', {
+        spec: { minAvailable: 2 },
+      });
     });
     const { reqs, out } = requests(run, `drain ${node} --ignore-daemonsets`);
     const refused = `error when evicting pods/"${pod.metadata.name}" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.\n`;
@@ -199,7 +237,10 @@ describe('kubectl drain', () => {
     expect(out.stdout.split(`evicting pod default/${pod.metadata.name}\n`).length - 1).toBe(4);
     expect(out.stdout).toContain(`pod/${pod.metadata.name} evicted\n`);
     expect(out.stdout.endsWith(`node/${node} drained\n`)).toBe(true);
-    const evictions = run.cluster.sim.trace.filter((e): e is RequestEntry => e.kind === 'request' && e.resource === 'pods/eviction' && e.name === pod.metadata.name);
+    const evictions = run.cluster.sim.trace.filter(
+      (e): e is RequestEntry =>
+        e.kind === 'request' && e.resource === 'pods/eviction' && e.name === pod.metadata.name,
+    );
     expect(evictions.map((e) => e.code)).toEqual([429, 429, 429, 201]);
     expect(evictions.map((e) => e.t - evictions[0].t)).toEqual([0, 5, 10, 15]);
     expect(reqs.filter((r) => r.verb === 'delete')).toEqual([]);

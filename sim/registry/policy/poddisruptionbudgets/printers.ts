@@ -1,36 +1,65 @@
-// Mirrors printPodDisruptionBudget (pkg/printers/internalversion/printers.go) and
-// describePodDisruptionBudgetV1 (staging/src/k8s.io/kubectl/pkg/describe/describe.go).
+// Mirrors printPodDisruptionBudget and its column definitions (pkg/printers/internalversion/
+// printers.go) and describePodDisruptionBudgetV1 (staging/src/k8s.io/kubectl/pkg/describe/describe.go).
 
-import type { IntOrString, PodDisruptionBudget } from '../../../api/types.ts';
+import type { Event, IntOrString, PodDisruptionBudget } from '../../../api/types.ts';
+import { describeEvents, tabbedString } from '../../../kubectl/describe.ts';
+import {
+  formatLabelSelector,
+  type ColumnDefinition,
+  type TableRow,
+} from '../../../kubectl/printers.ts';
+import { translateTimestampSince } from '../../../kubectl/duration.ts';
 
-/** columns are the table columns of `kubectl get poddisruptionbudgets` (no -o wide extras). */
-export const columns = ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'];
+/** columns are the table columns of `kubectl get poddisruptionbudgets` (none only in -o wide). */
+export const columns: ColumnDefinition[] = [
+  { name: 'Name', priority: 0, format: 'name' },
+  { name: 'Min Available', priority: 0 },
+  { name: 'Max Unavailable', priority: 0 },
+  { name: 'Allowed Disruptions', priority: 0 },
+  { name: 'Age', priority: 0 },
+];
 
 function intstr(v: IntOrString | undefined): string {
   return v === undefined ? 'N/A' : String(v);
 }
 
-/** row is a PodDisruptionBudget's cells but AGE, which the caller formats. */
-export function row(pdb: PodDisruptionBudget): string[] {
-  return [
-    pdb.metadata.name,
-    intstr(pdb.spec?.minAvailable),
-    intstr(pdb.spec?.maxUnavailable),
-    String(pdb.status?.disruptionsAllowed ?? 0),
-  ];
+/** printPodDisruptionBudget is a budget's row: N/A for the bound it does not set. */
+export function printPodDisruptionBudget(pdb: PodDisruptionBudget, now: number): TableRow {
+  return {
+    cells: [
+      pdb.metadata.name,
+      intstr(pdb.spec?.minAvailable),
+      intstr(pdb.spec?.maxUnavailable),
+      pdb.status?.disruptionsAllowed ?? 0,
+      translateTimestampSince(pdb.metadata.creationTimestamp, now),
+    ],
+    object: pdb,
+  };
 }
 
-/**
- * describeLines are describe's lines before Events, tab-separated for the describe tabwriter;
- * selector is metav1.FormatLabelSelector of the spec's selector, or undefined when unset.
- */
-export function describeLines(pdb: PodDisruptionBudget, selector: string | undefined): string {
-  let out = `Name:\t${pdb.metadata.name}\nNamespace:\t${pdb.metadata.namespace ?? ''}\n`;
-  if (pdb.spec?.minAvailable !== undefined) out += `Min available:\t${pdb.spec.minAvailable}\n`;
-  else if (pdb.spec?.maxUnavailable !== undefined)
-    out += `Max unavailable:\t${pdb.spec.maxUnavailable}\n`;
-  out += `Selector:\t${selector ?? '<unset>'}\n`;
-  const s = pdb.status;
-  out += `Status:\n    Allowed disruptions:\t${s?.disruptionsAllowed ?? 0}\n    Current:\t${s?.currentHealthy ?? 0}\n    Desired:\t${s?.desiredHealthy ?? 0}\n    Total:\t${s?.expectedPods ?? 0}\n`;
-  return out;
+/** describePodDisruptionBudget mirrors describePodDisruptionBudgetV1, events included. */
+export function describePodDisruptionBudget(
+  pdb: PodDisruptionBudget,
+  events: Event[],
+  now: number,
+): string {
+  return tabbedString((w) => {
+    w.write(0, `Name:\t${pdb.metadata.name}\n`);
+    w.write(0, `Namespace:\t${pdb.metadata.namespace ?? ''}\n`);
+    if (pdb.spec?.minAvailable !== undefined)
+      w.write(0, `Min available:\t${pdb.spec.minAvailable}\n`);
+    else if (pdb.spec?.maxUnavailable !== undefined)
+      w.write(0, `Max unavailable:\t${pdb.spec.maxUnavailable}\n`);
+    w.write(
+      0,
+      `Selector:\t${pdb.spec?.selector ? formatLabelSelector(pdb.spec.selector) : '<unset>'}\n`,
+    );
+    w.write(0, 'Status:\n');
+    const s = pdb.status;
+    w.write(2, `Allowed disruptions:\t${s?.disruptionsAllowed ?? 0}\n`);
+    w.write(2, `Current:\t${s?.currentHealthy ?? 0}\n`);
+    w.write(2, `Desired:\t${s?.desiredHealthy ?? 0}\n`);
+    w.write(2, `Total:\t${s?.expectedPods ?? 0}\n`);
+    describeEvents(w, events, now);
+  });
 }
