@@ -180,7 +180,37 @@ describe('kubectl apply, label, taint, cordon', () => {
   });
 });
 
+describe('kubectl create, delete, uncordon', () => {
+  it('create deployment POSTs; delete by name DELETEs without a GET (RequireObject(false)); uncordon patches', () => {
+    const run = cluster();
+    expect(requests(run, 'create deployment api --image=nginx:1.27').reqs).toEqual([
+      { verb: 'create', resource: 'deployments' },
+    ]);
+    expect(requests(run, 'delete deployment api').reqs).toEqual([
+      { verb: 'delete', resource: 'deployments' },
+    ]);
+    requests(run, 'cordon node-2');
+    expect(requests(run, 'uncordon node-2').reqs).toEqual([
+      { verb: 'get', resource: 'nodes' },
+      { verb: 'patch', resource: 'nodes', patchType: SMP },
+    ]);
+  });
+});
+
 describe('kubectl drain', () => {
+  it('with --disable-eviction DELETEs the Pods instead and prints "deleted"', () => {
+    const run = cluster();
+    const node = run.cluster.apiserver
+      .peekAll<Pod>('pods')
+      .find((p) => p.metadata.labels?.app === 'web')!.spec.nodeName!;
+    const { reqs, out } = requests(run, `drain ${node} --ignore-daemonsets --disable-eviction`);
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).not.toContain('evicting pod');
+    expect(out.stdout).toMatch(/^pod\/web-\S+ deleted$/m);
+    expect(reqs.some((r) => r.verb === 'delete' && r.resource === 'pods')).toBe(true);
+    expect(reqs.some((r) => r.resource === 'pods/eviction')).toBe(false);
+  });
+
   it("cordons, lists the node's Pods, evicts each through pods/eviction and waits for them to go", () => {
     const run = cluster();
     const node = run.cluster.apiserver
