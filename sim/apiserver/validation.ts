@@ -6,6 +6,7 @@ import { labelSelectorAsSelector } from '../api/labels.ts';
 import { parseQuantity } from '../api/quantity.ts';
 import type { AnyObject, Container, Deployment, PodSpec, ReplicaSet, Service } from '../api/types.ts';
 import type { FieldError } from './errors.ts';
+import { validatePodDisruptionBudget } from '../registry/policy/poddisruptionbudgets/strategy.ts';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -83,7 +84,7 @@ export function validatePodSpec(spec: PodSpec | undefined, base: string): FieldE
   return errs;
 }
 
-function validatePercentOrInt(v: unknown, field: string, errs: FieldError[]): void {
+export function validatePercentOrInt(v: unknown, field: string, errs: FieldError[]): void {
   if (typeof v === 'number') {
     if (v < 0) errs.push({ field, type: 'Invalid value', value: v, detail: 'must be greater than or equal to 0' });
   } else if (typeof v === 'string') {
@@ -164,6 +165,8 @@ export function validateObject(o: AnyObject): FieldError[] {
       return validateWorkload(o, 'replicaset');
     case 'Service':
       return validateService(o);
+    case 'PodDisruptionBudget':
+      return validatePodDisruptionBudget(o);
     default:
       return [];
   }

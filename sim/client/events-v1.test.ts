@@ -103,6 +103,10 @@ describe('EventRecorderV1 (client-go tools/events)', () => {
     at(1_000, fail);
     at(2_000, fail);
     expect(requests().map((r) => r.verb)).toEqual(['create', 'patch']);
+    expect(requests()[1]).toMatchObject({
+      group: 'events.k8s.io',
+      patchType: 'application/strategic-merge-patch+json',
+    });
     expect(events()[0].series).toEqual({
       count: 2,
       lastObservedTime: '2026-01-01T00:00:02.000000Z',

@@ -14,8 +14,6 @@
 // involvedObject, note is message, reportingController is reportingComponent), with the empty
 // source, null firstTimestamp and lastTimestamp and no count that the conversion leaves.
 // Simplification: a failed write is dropped; upstream retries up to 12 times, 10 s apart.
-// Simplification: the patch is sent as a JSON merge patch (upstream: a strategic merge patch); for
-// the series field the two are the same.
 
 import type { Event, KubeObject } from '../api/types.ts';
 import { StatusError } from '../apiserver/errors.ts';

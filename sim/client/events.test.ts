@@ -96,6 +96,8 @@ describe('EventRecorder (client-go tools/record)', () => {
       ),
     );
     expect(requests().map((r) => r.verb)).toEqual(['create', 'patch', 'patch']);
+    // recordEvent sends the correlator's patch as a strategic merge patch.
+    expect(requests()[1].patchType).toBe('application/strategic-merge-patch+json');
     const [e] = events();
     expect(e.count).toBe(3);
     expect(e.firstTimestamp).toBe('2026-01-01T00:00:01Z');

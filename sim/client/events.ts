@@ -14,12 +14,11 @@
 // Simplification: a failed write is dropped; upstream retries up to 12 times, 10 s apart.
 // Simplification: once 10 messages are aggregated, the one forgotten to make room for the next is
 // the oldest (upstream's sets.String PopAny forgets an arbitrary one).
-// Simplification: the patch is sent as a JSON merge patch (upstream: a strategic merge patch); for
-// these three scalar fields the two are the same.
 
 import type { Event, KubeObject } from '../api/types.ts';
 import { formatTime } from '../engine/clock.ts';
 import { StatusError } from '../apiserver/errors.ts';
+import { StrategicMergePatchType } from '../apiserver/patch.ts';
 import type { Client } from './client.ts';
 
 // maxLruCacheEntries is the size of the correlator's and the spam filter's caches
@@ -176,11 +175,14 @@ export class EventRecorder {
     try {
       if (prev && prev.count > 1) {
         try {
-          this.client.patch<Event>('events', prev.namespace, prev.name, {
-            count: prev.count,
-            lastTimestamp: now,
-            message: eventMessage,
-          });
+          this.client.patch<Event>(
+            'events',
+            prev.namespace,
+            prev.name,
+            { count: prev.count, lastTimestamp: now, message: eventMessage },
+            undefined,
+            StrategicMergePatchType,
+          );
           return;
         } catch (e) {
           // Update can fail because the Event may have been removed (expired): create it again.

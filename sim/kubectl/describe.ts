@@ -45,7 +45,7 @@ import { DESCRIBE_TABWRITER, FLUSH, tabwrite } from './tabwriter.ts';
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 // PrefixWriter mirrors describe.PrefixWriter: each level indents by two spaces.
-class PrefixWriter {
+export class PrefixWriter {
   private readonly parts: string[] = [];
 
   write(level: number, text: string): void {
@@ -71,7 +71,7 @@ class PrefixWriter {
   }
 }
 
-function tabbedString(fn: (w: PrefixWriter) => void): string {
+export function tabbedString(fn: (w: PrefixWriter) => void): string {
   const w = new PrefixWriter();
   fn(w);
   return w.text();
@@ -195,7 +195,7 @@ function sortableEventTime(e: Event): number {
  * have none, so they come first), Age "(xN over ...)" from a series or the count, and no
  * fieldPath (only `kubectl get events -o wide` shows it, as SUBOBJECT).
  */
-function describeEvents(w: PrefixWriter, events: Event[], now: number): void {
+export function describeEvents(w: PrefixWriter, events: Event[], now: number): void {
   if (events.length === 0) {
     w.write(0, 'Events:\t<none>\n');
     return;

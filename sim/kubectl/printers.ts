@@ -4,6 +4,10 @@
 // Simplification: the table is built client-side from full objects (kubectl asks the server for
 // a Table; the server runs these same functions).
 
+import {
+  columns as pdbColumns,
+  printPodDisruptionBudget,
+} from '../registry/policy/poddisruptionbudgets/printers.ts';
 import type {
   AnyObject,
   Container,
@@ -16,6 +20,7 @@ import type {
   Namespace,
   Node,
   Pod,
+  PodDisruptionBudget,
   ReplicaSet,
   Service,
 } from '../api/types.ts';
@@ -145,6 +150,7 @@ export const columnDefinitions: Record<string, ColumnDefinition[]> = {
   leases: [NAME, col('Holder'), AGE],
   endpointslices: [NAME, col('AddressType'), col('Ports'), col('Endpoints'), AGE],
   componentstatuses: [NAME, col('Status'), col('Message'), col('Error')],
+  poddisruptionbudgets: pdbColumns,
 };
 
 // ---- shared formatting helpers ----
@@ -663,6 +669,8 @@ export function buildTable(resource: string, objects: unknown[], now: number): T
         return printLease(o as Lease, now);
       case 'componentstatuses':
         return printComponentStatus(o as ComponentStatus);
+      case 'poddisruptionbudgets':
+        return printPodDisruptionBudget(o as PodDisruptionBudget, now);
       default:
         throw new Error(`no table printer for ${resource}`);
     }

@@ -1,6 +1,8 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go: `kubectl describe` finds the
 // objects and hands each to its describer (pkg/describe/describe.go, in ../describe.ts).
 
+import type { PodDisruptionBudget } from '../../api/types.ts';
+import { describePodDisruptionBudget } from '../../registry/policy/poddisruptionbudgets/printers.ts';
 import type {
   AnyObject,
   DaemonSet,
@@ -144,6 +146,8 @@ function describeObject(r: Run, type: APIResource, obj: AnyObject, showEvents: b
       return describeNamespace(obj as Namespace);
     case 'endpointslices':
       return describeEndpointSlice(obj as EndpointSlice, events(true), now);
+    case 'poddisruptionbudgets':
+      return describePodDisruptionBudget(obj as PodDisruptionBudget, events(true), now);
     default:
       // Simplification: the generic describer (events, leases, componentstatuses) is not modelled.
       throw new KubectlError(
