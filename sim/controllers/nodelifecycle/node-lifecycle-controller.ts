@@ -248,12 +248,12 @@ export class NodeLifecycleController {
     // failures are only logged; here a failed NoSchedule pass is retried with back-off.
     this.nodeUpdateQueue = new RateLimitingQueue(
       sim,
-      { name: 'node_lifecycle_controller', limiter: client.limiter },
+      { name: 'node_lifecycle_controller' },
       (key) => this.processNodeUpdate(key),
     );
     this.podUpdateQueue = new RateLimitingQueue(
       sim,
-      { name: 'node_lifecycle_controller_pods', limiter: client.limiter },
+      { name: 'node_lifecycle_controller_pods' },
       (key) => this.processPod(key),
     );
 
