@@ -103,8 +103,9 @@ export interface SchedulerOptions {
  *
  * Construct with `new Scheduler(sim, client)` (the client's user is "kube-scheduler") and call
  * `start()`. Simplification: one profile ("default-scheduler") unless others are given; no
- * leader election; binding happens in the same engine event as the scheduling cycle (upstream
- * binds on a goroutine while the next cycle runs). Simplification: the DefaultPreemption
+ * leader election; binding happens in the same engine event as the scheduling cycle unless the
+ * cycle's virtual cost or the client's token bucket puts it later (upstream binds on a goroutine
+ * while the next cycle runs). Simplification: the DefaultPreemption
  * PostFilter is not run: a Pod that only evicting lower-priority Pods could place stays Pending,
  * and the FailedScheduling message always reports that no preemption victims were found
  * (pkg/scheduler/framework/preemption).
