@@ -13,7 +13,13 @@
 
 import type { AnyObject, Binding, Eviction, ResourceName, Scale } from '../api/types.ts';
 import type { PatchType } from '../apiserver/patch.ts';
-import type { DeleteOptions, KubeAPIServer, ListOptions, ListResult, WatchStream } from '../apiserver/apiserver.ts';
+import type {
+  DeleteOptions,
+  KubeAPIServer,
+  ListOptions,
+  ListResult,
+  WatchStream,
+} from '../apiserver/apiserver.ts';
 import { TokenBucketRateLimiter } from './throttle.ts';
 
 /** RateLimits are rest.Config's QPS and Burst. */
@@ -95,9 +101,24 @@ export class Client {
    * patch sends a patch, a JSON merge patch unless patchType names another; subresource "status"
    * patches status only.
    */
-  patch<T extends AnyObject>(resource: ResourceName, namespace: string | undefined, name: string, patch: unknown, subresource?: 'status', patchType?: PatchType): T {
+  patch<T extends AnyObject>(
+    resource: ResourceName,
+    namespace: string | undefined,
+    name: string,
+    patch: unknown,
+    subresource?: 'status',
+    patchType?: PatchType,
+  ): T {
     this.take();
-    return this.apiserver.patch<T>(this.user, resource, namespace, name, patch, subresource, patchType);
+    return this.apiserver.patch<T>(
+      this.user,
+      resource,
+      namespace,
+      name,
+      patch,
+      subresource,
+      patchType,
+    );
   }
 
   /** getScale GETs a workload's scale subresource. */
@@ -113,7 +134,13 @@ export class Client {
   }
 
   /** patchScale PATCHes a workload's scale subresource. */
-  patchScale(resource: ResourceName, namespace: string, name: string, patch: unknown, patchType: PatchType): Scale {
+  patchScale(
+    resource: ResourceName,
+    namespace: string,
+    name: string,
+    patch: unknown,
+    patchType: PatchType,
+  ): Scale {
     this.take();
     return this.apiserver.patchScale(this.user, resource, namespace, name, patch, patchType);
   }
