@@ -32,7 +32,12 @@ import {
   type QueuedPodInfo,
 } from './queue.ts';
 import { Framework } from './runtime.ts';
-import { ErrNoNodesAvailable, SchedulingAlgorithm, fitErrorToMessage } from './schedule-one.ts';
+import {
+  ErrNoNodesAvailable,
+  SchedulingAlgorithm,
+  fitErrorToMessage,
+  schedulingCycleCost,
+} from './schedule-one.ts';
 
 /** NoteLengthLimit is the longest Event note (validation.NoteLengthLimit). */
 export const NoteLengthLimit = 1024;
@@ -88,6 +93,8 @@ export interface SchedulerOptions {
   profiles?: Profile[];
   /** hostname is the machine kube-scheduler runs on, for its events' reportingInstance. */
   hostname?: string;
+  /** eventClient is the clientset for Events (upstream a second one, with its own token bucket). */
+  eventClient?: Client;
 }
 
 /**
@@ -98,8 +105,9 @@ export interface SchedulerOptions {
  *
  * Construct with `new Scheduler(sim, client)` (the client's user is "kube-scheduler") and call
  * `start()`. Simplification: one profile ("default-scheduler") unless others are given; no
- * leader election; binding happens in the same engine event as the scheduling cycle (upstream
- * binds on a goroutine while the next cycle runs). Simplification: the DefaultPreemption
+ * leader election; binding happens in the same engine event as the scheduling cycle unless the
+ * cycle's virtual cost or the client's token bucket puts it later (upstream binds on a goroutine
+ * while the next cycle runs). Simplification: the DefaultPreemption
  * PostFilter is not run: a Pod that only evicting lower-priority Pods could place stays Pending,
  * and the FailedScheduling message always reports that no preemption victims were found
  * (pkg/scheduler/framework/preemption).
@@ -127,6 +135,12 @@ export class Scheduler {
   private readonly recorder: EventRecorderV1;
   private readonly rng: Rng;
   private pendingCycle: TimerHandle | undefined;
+  /**
+   * busyUntil is the virtual time (ms, fractional) at which the scheduling cycles run so far are
+   * over: each adds schedulingCycleCost. The next cycle starts at it, rounded down to whole
+   * milliseconds, so cycles that together take under a millisecond share their millisecond.
+   */
+  private busyUntil = -Infinity;
   private running = false;
   /** scheduled and failed count scheduling outcomes, for summaries and benchmarks. */
   scheduledCount = 0;
@@ -137,7 +151,7 @@ export class Scheduler {
     this.client = client;
     this.rng = sim.rng.fork(Scheduler.NAME);
     this.recorder = new EventRecorderV1(
-      client,
+      opts.eventClient ?? client,
       Scheduler.REPORTING_CONTROLLER,
       opts.hostname ?? 'control-plane',
     );
@@ -334,7 +348,9 @@ export class Scheduler {
   /** kick schedules the next cycle, one engine event per pod (sched.ScheduleOne in wait.Until). */
   private kick(): void {
     if (this.pendingCycle || !this.running) return;
-    this.pendingCycle = this.sim.after(0, 'kube-scheduler: scheduleOne', () => {
+    // The next cycle starts when the previous ones are done (busyUntil, in whole milliseconds).
+    const at = Math.max(this.sim.now(), Math.floor(this.busyUntil));
+    this.pendingCycle = this.sim.at(at, 'kube-scheduler: scheduleOne', () => {
       this.pendingCycle = undefined;
       this.scheduleOne();
       if (this.queue.activeLength > 0) this.kick();
@@ -389,6 +405,7 @@ export class Scheduler {
         return;
       case 'fitError': {
         const fe = outcome.fitError;
+        this.charge(fe.numAllNodes, 0);
         // Run PostFilter (DefaultPreemption) to attempt to make the pod schedulable later.
         const post = fwk.runPostFilterPlugins(
           qp.podInfo,
@@ -404,6 +421,7 @@ export class Scheduler {
         break;
     }
     const result = outcome.result;
+    this.charge(result.evaluatedNodes, result.feasibleNodes > 1 ? result.feasibleNodes : 0);
     // assume: the cache counts the pod on the node before the binding is observed.
     const assumedPod: Pod = { ...pod, spec: { ...pod.spec, nodeName: result.suggestedHost } };
     const assumedPodInfo: PodInfo = { ...qp.podInfo, pod: assumedPod };
@@ -421,12 +439,36 @@ export class Scheduler {
     this.bindingCycle(qp, assumedPod, result.suggestedHost);
   }
 
-  /** bindingCycle mirrors bindingCycle with DefaultBinder: POST pods/binding. */
+  // charge adds a cycle's cost: filtering evaluatedNodes and scoring scoredNodes.
+  private charge(evaluatedNodes: number, scoredNodes: number): void {
+    this.busyUntil =
+      Math.max(this.busyUntil, this.sim.now()) + schedulingCycleCost(evaluatedNodes, scoredNodes);
+  }
+
+  /**
+   * bindingCycle mirrors bindingCycle with DefaultBinder: POST pods/binding. Upstream binds on a
+   * goroutine, which waits in the client's rate limiter while the next cycles run; here the POST
+   * is sent at the time its token comes (at once while the bucket has tokens).
+   */
   private bindingCycle(qp: QueuedPodInfo, assumedPod: Pod, host: string): void {
+    // The POST goes when the cycle is over (its virtual cost) and the client has a token.
+    const at = Math.max(this.client.reserve(), Math.floor(this.busyUntil));
+    if (at > this.sim.now()) {
+      const cache = this.cache;
+      this.sim.at(at, 'kube-scheduler: bind', () => {
+        if (this.running && this.cache === cache) this.bind(qp, assumedPod, host);
+      });
+      return;
+    }
+    this.bind(qp, assumedPod, host);
+  }
+
+  // bind sends the binding whose token bindingCycle took and finishes the binding cycle.
+  private bind(qp: QueuedPodInfo, assumedPod: Pod, host: string): void {
     const ns = qp.podInfo.namespace;
     const name = assumedPod.metadata.name;
     try {
-      this.client.bind(ns, name, assumedPod.metadata.uid, host);
+      this.client.bind(ns, name, assumedPod.metadata.uid, host, true);
     } catch (e) {
       this.cache.finishBinding(qp.podInfo.uid);
       // handleBindingCycleError: forget the assumed pod; its resources are free again.
