@@ -56,7 +56,9 @@ async function seek(page: Page, ms: number): Promise<void> {
       input.dispatchEvent(new Event('input', { bubbles: true }));
       input.dispatchEvent(new Event('change', { bubbles: true }));
     }, ms);
-  await expect(lab(page)).toHaveAttribute('data-time', String(ms));
+  // A seek simulates all the way there (hundreds of Pods in one test): on a busy 2-core machine
+  // that takes longer than expect's default 5 s.
+  await expect(lab(page)).toHaveAttribute('data-time', String(ms), { timeout: 30_000 });
 }
 
 const nodeStatus = (page: Page, node: string): Locator =>
