@@ -17,6 +17,9 @@ export default defineConfig({
   testDir: 'e2e',
   // Generous: each test also audits the pages it opened with axe-core, on 2-core CI machines.
   timeout: 60_000,
+  // Waits, not assertions on time: with two workers on a loaded 2-core machine a page can take
+  // longer than the default 5 s to answer (a search, a seek, a grading).
+  expect: { timeout: 15_000 },
   forbidOnly: CI,
   // Tests of one file may run in different workers (they share nothing but the built site; the
   // authoring spec, which edits files under one dev server, runs its tests in order itself).

@@ -77,7 +77,9 @@ export const test = base.extend<{ axeAudit: void }>({
         await auditPage.close();
       }
     },
-    { auto: true, timeout: 180_000 },
+    // The authoring guide, the longest page, takes over a minute per scheme with two workers
+    // on a loaded 2-core machine.
+    { auto: true, timeout: 360_000 },
   ],
 });
 
