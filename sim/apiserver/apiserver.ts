@@ -16,7 +16,6 @@ import { randString } from '../engine/rng.ts';
 import type { Simulation } from '../engine/simulation.ts';
 import type { EtcdStore, KeyValue, WatchEvent } from '../etcd/store.ts';
 import { defaultTolerationSeconds, priorityAdmission, taintNodesByCondition } from './admission.ts';
-import { defaultDeployment, defaultPod, defaultReplicaSet, defaultService } from './defaults.ts';
 import {
   newAlreadyExists,
   newBadRequest,
@@ -29,7 +28,7 @@ import {
   type FieldError,
 } from './errors.ts';
 import { apiVersionOf, keyFor, qualifiedKind, qualifiedResource, resources, type ResourceInfo } from './registry.ts';
-import { validateName, validateObject } from './validation.ts';
+import { validateName } from './validation.ts';
 import { decode, decodeStrict } from './decode.ts';
 import { FieldSelector, listFieldSelector, selectableField } from './fields.ts';
 import { defaultServiceNodePortRange, PortAllocator } from './portallocator.ts';
@@ -375,53 +374,31 @@ export class KubeAPIServer {
     return this.freeze ? deepFreeze(obj) : obj;
   }
 
+  /**
+   * defaultAndAdmit runs what happens to a request's object before validation, in upstream's
+   * order: defaulting (the kind's SetDefaults), then on create the mutating admission plugins,
+   * the strategy's PrepareForCreate, and the Service storage's IP and node port allocation.
+   */
   private defaultAndAdmit(r: ResourceInfo, obj: AnyObject, isCreate: boolean, requestName = obj.metadata.name): void {
-    switch (obj.kind) {
-      case 'Pod':
-        defaultPod(obj);
-        if (isCreate) {
-          priorityAdmission(obj, requestName);
-          defaultTolerationSeconds(obj, this.sim.settings);
-        }
-        break;
-      case 'Deployment':
-        defaultDeployment(obj);
-        break;
-      case 'ReplicaSet':
-        defaultReplicaSet(obj);
-        break;
-      case 'Service':
-        defaultService(obj);
-        if (isCreate) {
-          this.allocateClusterIP(obj);
-          try {
-            this.initNodePorts(obj);
-          } catch (e) {
-            this.allocatedIPs.delete(obj.spec.clusterIP ?? '');
-            throw e;
-          }
-        }
-        break;
-      case 'Namespace':
-        // Mirrors pkg/registry/core/namespace/strategy.go (PrepareForCreate: phase Active, the
-        // "kubernetes" finalizer) and SetDefaults_Namespace in pkg/apis/core/v1/defaults.go (the
-        // immutable kubernetes.io/metadata.name label, on create and update).
-        obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name };
-        if (isCreate) {
-          obj.status = { phase: 'Active' };
-          const finalizers = obj.spec?.finalizers ?? [];
-          obj.spec = { ...obj.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
-        }
-        break;
-      case 'Node':
-        if (isCreate) taintNodesByCondition(obj);
-        obj.spec ??= {};
-        obj.status ??= {};
-        break;
-      default:
-        break;
+    const strategy = r.rules.strategy;
+    strategy?.defaults?.(obj);
+    if (!isCreate) return;
+    if (obj.kind === 'Pod') {
+      priorityAdmission(obj, requestName);
+      defaultTolerationSeconds(obj, this.sim.settings);
     }
-    void r;
+    if (obj.kind === 'Node') taintNodesByCondition(obj);
+    strategy?.prepareForCreate?.(obj);
+    if (obj.kind === 'Service') {
+      // pkg/registry/core/service/storage/alloc.go: the Service REST storage allocates.
+      this.allocateClusterIP(obj);
+      try {
+        this.initNodePorts(obj);
+      } catch (e) {
+        this.allocatedIPs.delete(obj.spec.clusterIP ?? '');
+        throw e;
+      }
+    }
   }
 
   private checkNamespace(r: ResourceInfo, ns: string | undefined): void {
@@ -459,7 +436,7 @@ export class KubeAPIServer {
       delete m.deletionGracePeriodSeconds;
       if (r.tracksGeneration) m.generation = 1;
       this.defaultAndAdmit(r, obj, true, generated ? m.generateName : m.name);
-      const errs = validateObject(obj);
+      const errs = r.rules.strategy?.validate?.(obj) ?? [];
       if (errs.length) {
         if (obj.kind === 'Service') this.releaseServiceAllocations(obj);
         throw newInvalid(qualifiedKind(r), m.name!, errs);
@@ -557,14 +534,7 @@ export class KubeAPIServer {
     // Stored objects are immutable, so the new object may share unchanged parts with the old one.
     if (subresource === 'status') {
       next = { ...c, status: o.status, metadata: { ...cur.metadata } };
-      // deploymentStatusStrategy.PrepareForUpdate resets only spec and labels, so annotations
-      // written through deployments/status stick: that is how the deployment controller sets
-      // deployment.kubernetes.io/revision (pkg/registry/apps/deployment/strategy.go).
-      if (r.resource === 'deployments') {
-        const m = next.metadata as Record<string, unknown>;
-        if (obj.metadata?.annotations) m.annotations = deepClone(obj.metadata.annotations);
-        else delete m.annotations;
-      }
+      r.rules.strategy?.prepareForStatusUpdate?.(next as unknown as AnyObject, obj);
     } else {
       next = { ...o };
       if (r.hasStatus) next.status = c.status;
@@ -584,30 +554,11 @@ export class KubeAPIServer {
       next.metadata = m as unknown as T['metadata'];
       this.defaultAndAdmit(r, next as unknown as AnyObject, false);
       if (r.tracksGeneration && c.spec !== next.spec && JSON.stringify(c.spec) !== JSON.stringify(next.spec)) m.generation = (cur.metadata.generation ?? 0) + 1;
-      if (r.resource === 'services') {
-        const s = next as unknown as Service;
-        const cs = cur as unknown as Service;
-        s.spec.clusterIP = cs.spec.clusterIP;
-        s.spec.clusterIPs = cs.spec.clusterIPs;
-        s.spec.ipFamilies = cs.spec.ipFamilies;
-        s.spec.ipFamilyPolicy = cs.spec.ipFamilyPolicy;
-      }
-      if (r.resource === 'pods') {
-        // Pod spec is immutable but for a few fields (ValidatePodUpdate); nodeName only via binding.
-        (next as unknown as Pod).spec.nodeName = (cur as unknown as Pod).spec.nodeName;
-      }
-      const errs: FieldError[] = validateObject(next as unknown as AnyObject);
+      r.rules.strategy?.prepareForUpdate?.(next as unknown as AnyObject, cur);
+      const errs: FieldError[] = r.rules.strategy?.validate?.(next as unknown as AnyObject) ?? [];
       if (errs.length) throw newInvalid(qualifiedKind(r), cur.metadata.name, errs);
-      if (r.resource === 'services') {
-        const s = next as unknown as Service;
-        const cs = cur as unknown as Service;
-        // dropTypeDependentFields (pkg/registry/core/service/strategy.go): a Service no longer
-        // reachable from outside loses the externalTrafficPolicy the client did not change.
-        if (externallyAccessible(cs) && !externallyAccessible(s) && s.spec.externalTrafficPolicy === cs.spec.externalTrafficPolicy)
-          delete s.spec.externalTrafficPolicy;
-        // Simplification: node ports are allocated after validation (upstream: before, in beginUpdate).
-        this.updateNodePorts(cs, s);
-      }
+      // Simplification: node ports are allocated after validation (upstream: before, in beginUpdate).
+      if (r.resource === 'services') this.updateNodePorts(cur as unknown as Service, next as unknown as Service);
     }
     return next as unknown as T;
   }
@@ -873,12 +824,6 @@ export class KubeAPIServer {
 // LoadBalancer Services have node ports.
 function needsNodePort(svc: Service): boolean {
   return svc.spec.type === 'NodePort' || svc.spec.type === 'LoadBalancer';
-}
-
-// externallyAccessible mirrors service.ExternallyAccessible (pkg/api/v1/service/util.go).
-function externallyAccessible(svc: Service): boolean {
-  const t = svc.spec.type;
-  return t === 'NodePort' || t === 'LoadBalancer' || (t === 'ClusterIP' && !!svc.spec.externalIPs?.length);
 }
 
 // shouldAllocateNodePorts: a NodePort Service always, a LoadBalancer one unless

@@ -5,6 +5,7 @@
 // (registry.ts), kubectl's name resolution (the RESTMapper, resolveResource below), `kubectl
 // api-resources` and `kubectl get all` all read it. Adding a kind is one row here plus its folder
 // (see sim/README.md, "Adding a kind").
+// Each row points at its kind's rules (strategy and printer) in sim/registry/<group>/<resource>/.
 // Simplification: kubectl reads this table directly instead of GETting /api and /apis (client-go's
 // cached discovery), so no discovery requests appear in the trace.
 
@@ -38,7 +39,28 @@ export interface APIResource {
    * computes on each request (componentstatuses).
    */
   etcdPrefix?: string;
+  /** rules are the kind's strategy and printer, from its folder under sim/registry/. */
+  rules: KindRules;
 }
+
+import { deploymentPrinter } from '../registry/apps/deployments/printer.ts';
+import { deploymentStrategy } from '../registry/apps/deployments/strategy.ts';
+import { daemonSetPrinter } from '../registry/apps/daemonsets/printer.ts';
+import { replicaSetPrinter } from '../registry/apps/replicasets/printer.ts';
+import { replicaSetStrategy } from '../registry/apps/replicasets/strategy.ts';
+import { leasePrinter } from '../registry/coordination/leases/printer.ts';
+import { componentStatusPrinter } from '../registry/core/componentstatuses/printer.ts';
+import { eventPrinter } from '../registry/core/events/printer.ts';
+import { namespacePrinter } from '../registry/core/namespaces/printer.ts';
+import { namespaceStrategy } from '../registry/core/namespaces/strategy.ts';
+import { nodePrinter } from '../registry/core/nodes/printer.ts';
+import { nodeStrategy } from '../registry/core/nodes/strategy.ts';
+import { podPrinter } from '../registry/core/pods/printer.ts';
+import { podStrategy } from '../registry/core/pods/strategy.ts';
+import { servicePrinter } from '../registry/core/services/printer.ts';
+import { serviceStrategy } from '../registry/core/services/strategy.ts';
+import { endpointSlicePrinter } from '../registry/discovery/endpointslices/printer.ts';
+import type { KindRules } from '../registry/rules.ts';
 
 const ALL_VERBS = [
   'create',
@@ -63,6 +85,7 @@ interface Row {
   tracksGeneration?: boolean;
   /** etcd names the etcd directory when it is not the resource; false when not stored. */
   etcd?: string | false;
+  rules: KindRules;
 }
 
 function row(r: Row): APIResource {
@@ -78,6 +101,7 @@ function row(r: Row): APIResource {
     verbs: r.verbs ?? ALL_VERBS,
     subresources: r.subresources ?? [],
     tracksGeneration: r.tracksGeneration ?? false,
+    rules: r.rules,
   };
   if (r.etcd !== false) out.etcdPrefix = `/registry/${r.etcd ?? r.resource}/`;
   return out;
@@ -97,8 +121,15 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['cs'],
     verbs: ['get', 'list'],
     etcd: false,
+    rules: { printer: componentStatusPrinter },
   }),
-  row({ kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'] }),
+  row({
+    kind: 'Event',
+    resource: 'events',
+    namespaced: true,
+    shortNames: ['ev'],
+    rules: { printer: eventPrinter },
+  }),
   // pkg/registry/core/namespace/storage: no DeleteCollection.
   row({
     kind: 'Namespace',
@@ -107,6 +138,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['ns'],
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     subresources: ['status'],
+    rules: { strategy: namespaceStrategy, printer: namespacePrinter },
   }),
   row({
     kind: 'Node',
@@ -115,6 +147,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['no'],
     subresources: ['status'],
     etcd: 'minions',
+    rules: { strategy: nodeStrategy, printer: nodePrinter },
   }),
   row({
     kind: 'Pod',
@@ -123,6 +156,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['po'],
     categories: ['all'],
     subresources: ['binding', 'exec', 'log', 'status'],
+    rules: { strategy: podStrategy, printer: podPrinter },
   }),
   row({
     kind: 'Service',
@@ -132,6 +166,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['status'],
     etcd: 'services/specs',
+    rules: { strategy: serviceStrategy, printer: servicePrinter },
   }),
   row({
     group: 'apps',
@@ -142,6 +177,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['status'],
     tracksGeneration: true,
+    rules: { printer: daemonSetPrinter },
   }),
   row({
     group: 'apps',
@@ -152,6 +188,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['status'],
     tracksGeneration: true,
+    rules: { strategy: deploymentStrategy, printer: deploymentPrinter },
   }),
   row({
     group: 'apps',
@@ -162,13 +199,21 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['status'],
     tracksGeneration: true,
+    rules: { strategy: replicaSetStrategy, printer: replicaSetPrinter },
   }),
-  row({ group: 'coordination.k8s.io', kind: 'Lease', resource: 'leases', namespaced: true }),
+  row({
+    group: 'coordination.k8s.io',
+    kind: 'Lease',
+    resource: 'leases',
+    namespaced: true,
+    rules: { printer: leasePrinter },
+  }),
   row({
     group: 'discovery.k8s.io',
     kind: 'EndpointSlice',
     resource: 'endpointslices',
     namespaced: true,
+    rules: { printer: endpointSlicePrinter },
   }),
 ];
 

@@ -28,7 +28,8 @@ import type {
 } from '../api/types.ts';
 import { parseTime } from '../engine/clock.ts';
 import { formatRFC1123Z, translateTimestampSince } from './duration.ts';
-import { findNodeRoles, formatLabels, formatLabelSelector, selectorString } from './printers.ts';
+import { findNodeRoles } from '../registry/core/nodes/printer.ts';
+import { formatLabels, formatLabelSelector, selectorString } from './table.ts';
 import {
   addQuantity,
   maxQuantity,

@@ -25,7 +25,7 @@ import {
   LocalStatusError,
   type ListSelector,
 } from './errors.ts';
-import type { ComponentStatus } from './printers.ts';
+import type { ComponentStatus } from '../registry/core/componentstatuses/printer.ts';
 
 /**
  * KubectlClient is what kubectl needs from the API client. sim/client/client.ts's Client
