@@ -428,7 +428,7 @@ export class KubeAPIServer {
       this.checkNamespace(r, m.namespace);
       const generated = !m.name && !!m.generateName;
       if (generated) m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
-      const nameErrs = validateName(m.name ?? '', r.resource === 'namespaces');
+      const nameErrs = validateName(m.name ?? '', !!r.rules.strategy?.nameIsDNSLabel);
       if (nameErrs.length) throw newInvalid(qualifiedKind(r), m.name ?? '', nameErrs);
       m.uid = this.newUID();
       m.creationTimestamp = formatTime(this.sim.now());
@@ -565,8 +565,9 @@ export class KubeAPIServer {
 
   private commitUpdate<T extends AnyObject>(r: ResourceInfo, key: string, cur: KeyValue<T>, next: T): { code: number; fields?: string[] } {
     const fields = this.sim.traceLevel === 'full' ? changedFields(cur.value, next) : undefined;
-    // A finalizer-free object whose deletion is pending goes away once it has no finalizers.
-    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length) && r.resource !== 'pods') {
+    // A finalizer-free object whose deletion is pending goes away once it has no finalizers;
+    // one deleted gracefully (a Pod) waits for its grace period to be confirmed.
+    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length) && !r.rules.strategy?.checkGracefulDelete) {
       const res = this.etcd.delete<T>(key, cur.modRevision);
       this.recordStore('txn-delete', key, res.revision, r, next.metadata.namespace, next.metadata.name);
       return { code: 200, fields };
@@ -590,7 +591,7 @@ export class KubeAPIServer {
       if (!cur) throw newNotFound(qualifiedResource(r), name);
       // Status patches, and kinds whose update path changes only the top level and metadata, build
       // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
-      const shared = subresource === 'status' || !defaultedInPlace.has(r.kind);
+      const shared = subresource === 'status' || !r.rules.strategy?.defaultsInPlace;
       const merged = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
       // The patched JSON is decoded into the Go type like a request body (decode.ts).
       const patched = (this.jsonClients.has(user) ? decodeStrict(merged as unknown as Record<string, unknown>) : merged) as T;
@@ -623,28 +624,25 @@ export class KubeAPIServer {
           name,
           `Precondition failed: UID in precondition: ${opts.preconditions.uid}, UID in object meta: ${cur.value.metadata.uid}`,
         );
-      if (resource === 'pods') {
-        const pod = cur.value as Pod;
-        let grace = opts.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
-        if (!pod.spec.nodeName || pod.status.phase === 'Succeeded' || pod.status.phase === 'Failed') grace = 0;
-        if (grace > 0) {
-          const next = { ...pod, metadata: { ...pod.metadata } };
-          const deadline = this.sim.now() + grace * 1000;
-          const existing = pod.metadata.deletionTimestamp;
-          // Graceful deletion may shorten but never extend a pending grace period.
-          if (!existing || (pod.metadata.deletionGracePeriodSeconds ?? Infinity) > grace) {
-            next.metadata.deletionTimestamp = formatTime(deadline);
-            next.metadata.deletionGracePeriodSeconds = grace;
-          }
-          if (existing && next.metadata.deletionTimestamp === existing) {
-            out = pod;
-            return { code: 202 };
-          }
-          const res = this.etcd.update<Pod>(key, cur.modRevision, (rev) => this.withRV(next, rev));
-          this.recordStore('txn-update', key, res.revision, r, ns, name);
-          out = res.kv!.value;
-          return { code: 202, fields: ['metadata.deletionTimestamp'] };
+      const grace = r.rules.strategy?.checkGracefulDelete?.(cur.value, opts.gracePeriodSeconds) ?? 0;
+      if (grace > 0) {
+        const obj = cur.value;
+        const next = { ...obj, metadata: { ...obj.metadata } };
+        const deadline = this.sim.now() + grace * 1000;
+        const existing = obj.metadata.deletionTimestamp;
+        // Graceful deletion may shorten but never extend a pending grace period.
+        if (!existing || (obj.metadata.deletionGracePeriodSeconds ?? Infinity) > grace) {
+          next.metadata.deletionTimestamp = formatTime(deadline);
+          next.metadata.deletionGracePeriodSeconds = grace;
         }
+        if (existing && next.metadata.deletionTimestamp === existing) {
+          out = obj;
+          return { code: 202 };
+        }
+        const res = this.etcd.update<AnyObject>(key, cur.modRevision, (rev) => this.withRV(next, rev));
+        this.recordStore('txn-update', key, res.revision, r, ns, name);
+        out = res.kv!.value;
+        return { code: 202, fields: ['metadata.deletionTimestamp'] };
       }
       if (cur.value.metadata.finalizers?.length && !cur.value.metadata.deletionTimestamp) {
         const next = deepClone(cur.value);
@@ -840,8 +838,6 @@ function decoded<T>(input: T, handOff: boolean): T {
   return handOff && !hasUndefined(input) ? input : deepClone(input);
 }
 
-/** defaultedInPlace are the kinds whose update path defaults or overwrites fields below the top level. */
-const defaultedInPlace = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Service']);
 
 // applyMergePatch is mergePatch without touching target: objects along the patch's paths are
 // copied, everything else is shared, and values from the patch are copied.

@@ -23,6 +23,18 @@ export interface Strategy {
   prepareForStatusUpdate?(next: AnyObject, client: AnyObject): void;
   /** validate mirrors Validate (pkg/apis/<group>/validation); metadata.name is checked apart. */
   validate?(obj: AnyObject): FieldError[];
+  /** nameIsDNSLabel: metadata.name must be a DNS-1123 label (ValidateNamespaceName), not a subdomain. */
+  nameIsDNSLabel?: boolean;
+  /**
+   * checkGracefulDelete mirrors RESTGracefulDeleteStrategy.CheckGracefulDelete: the grace period
+   * in seconds a delete gets (the object is marked and kept until then), or 0 to delete at once.
+   */
+  checkGracefulDelete?(obj: AnyObject, gracePeriodSeconds: number | undefined): number;
+  /**
+   * defaultsInPlace: defaults or PrepareForUpdate write below the top level of the object, so a
+   * patched object may not share parts with the stored one (kube-apiserver copies it whole).
+   */
+  defaultsInPlace?: boolean;
 }
 
 /** Printer is a kind's table: AddHandlers' column definitions and its print function. */

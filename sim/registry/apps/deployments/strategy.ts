@@ -14,6 +14,7 @@ export const deploymentStrategy: Strategy = {
   defaults: (obj) => defaultDeployment(obj as Deployment),
   prepareForStatusUpdate: prepareDeploymentForStatusUpdate,
   validate: (obj) => validateDeployment(obj as Deployment),
+  defaultsInPlace: true,
 };
 
 /**

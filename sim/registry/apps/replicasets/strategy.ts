@@ -10,6 +10,7 @@ import { validateWorkload } from '../validation.ts';
 export const replicaSetStrategy: Strategy = {
   defaults: (obj) => defaultReplicaSet(obj as ReplicaSet),
   validate: (obj) => validateWorkload(obj as ReplicaSet, 'replicaset'),
+  defaultsInPlace: true,
 };
 
 /** defaultReplicaSet mirrors SetDefaults_ReplicaSet. */

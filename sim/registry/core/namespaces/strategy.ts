@@ -9,6 +9,7 @@ import type { Strategy } from '../../rules.ts';
 export const namespaceStrategy: Strategy = {
   defaults: defaultNamespace,
   prepareForCreate: prepareNamespaceForCreate,
+  nameIsDNSLabel: true,
 };
 
 function defaultNamespace(obj: AnyObject): void {

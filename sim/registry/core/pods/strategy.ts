@@ -12,7 +12,20 @@ export const podStrategy: Strategy = {
   defaults: (obj) => defaultPod(obj as Pod),
   prepareForUpdate: preparePodForUpdate,
   validate: (obj) => validatePodSpec((obj as Pod).spec, 'spec'),
+  checkGracefulDelete: podGracePeriod,
+  defaultsInPlace: true,
 };
+
+/**
+ * podGracePeriod mirrors podStrategy.CheckGracefulDelete: the request's grace period, else the
+ * Pod's terminationGracePeriodSeconds; 0 for a Pod never scheduled or already finished.
+ */
+function podGracePeriod(obj: AnyObject, gracePeriodSeconds: number | undefined): number {
+  const pod = obj as Pod;
+  if (!pod.spec.nodeName || pod.status.phase === 'Succeeded' || pod.status.phase === 'Failed')
+    return 0;
+  return gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+}
 
 // preparePodForUpdate keeps what only the binding subresource may set.
 function preparePodForUpdate(next: AnyObject, cur: AnyObject): void {

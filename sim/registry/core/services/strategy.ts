@@ -13,6 +13,7 @@ export const serviceStrategy: Strategy = {
   defaults: (obj) => defaultService(obj as Service),
   prepareForUpdate: prepareServiceForUpdate,
   validate: (obj) => validateService(obj as Service),
+  defaultsInPlace: true,
 };
 
 // prepareServiceForUpdate keeps the allocated IPs and drops what the new type no longer has.
