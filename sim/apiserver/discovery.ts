@@ -60,6 +60,14 @@ import { podStrategy } from '../registry/core/pods/strategy.ts';
 import { servicePrinter } from '../registry/core/services/printer.ts';
 import { serviceStrategy } from '../registry/core/services/strategy.ts';
 import { endpointSlicePrinter } from '../registry/discovery/endpointslices/printer.ts';
+import { describePodObject } from '../registry/core/pods/describe.ts';
+import { describeNodeObject } from '../registry/core/nodes/describe.ts';
+import { describeDeploymentObject } from '../registry/apps/deployments/describe.ts';
+import { describeReplicaSetObject } from '../registry/apps/replicasets/describe.ts';
+import { describeServiceObject } from '../registry/core/services/describe.ts';
+import { describeDaemonSetObject } from '../registry/apps/daemonsets/describe.ts';
+import { describeNamespaceObject } from '../registry/core/namespaces/describe.ts';
+import { describeEndpointSliceObject } from '../registry/discovery/endpointslices/describe.ts';
 import type { KindRules } from '../registry/rules.ts';
 
 const ALL_VERBS = [
@@ -138,7 +146,11 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['ns'],
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     subresources: ['status'],
-    rules: { strategy: namespaceStrategy, printer: namespacePrinter },
+    rules: {
+      strategy: namespaceStrategy,
+      printer: namespacePrinter,
+      describe: describeNamespaceObject,
+    },
   }),
   row({
     kind: 'Node',
@@ -147,7 +159,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['no'],
     subresources: ['status'],
     etcd: 'minions',
-    rules: { strategy: nodeStrategy, printer: nodePrinter },
+    rules: { strategy: nodeStrategy, printer: nodePrinter, describe: describeNodeObject },
   }),
   row({
     kind: 'Pod',
@@ -156,7 +168,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['po'],
     categories: ['all'],
     subresources: ['binding', 'exec', 'log', 'status'],
-    rules: { strategy: podStrategy, printer: podPrinter },
+    rules: { strategy: podStrategy, printer: podPrinter, describe: describePodObject },
   }),
   row({
     kind: 'Service',
@@ -166,7 +178,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['status'],
     etcd: 'services/specs',
-    rules: { strategy: serviceStrategy, printer: servicePrinter },
+    rules: { strategy: serviceStrategy, printer: servicePrinter, describe: describeServiceObject },
   }),
   row({
     group: 'apps',
@@ -177,7 +189,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['status'],
     tracksGeneration: true,
-    rules: { printer: daemonSetPrinter },
+    rules: { printer: daemonSetPrinter, describe: describeDaemonSetObject },
   }),
   row({
     group: 'apps',
@@ -188,7 +200,11 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['status'],
     tracksGeneration: true,
-    rules: { strategy: deploymentStrategy, printer: deploymentPrinter },
+    rules: {
+      strategy: deploymentStrategy,
+      printer: deploymentPrinter,
+      describe: describeDeploymentObject,
+    },
   }),
   row({
     group: 'apps',
@@ -199,7 +215,11 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['status'],
     tracksGeneration: true,
-    rules: { strategy: replicaSetStrategy, printer: replicaSetPrinter },
+    rules: {
+      strategy: replicaSetStrategy,
+      printer: replicaSetPrinter,
+      describe: describeReplicaSetObject,
+    },
   }),
   row({
     group: 'coordination.k8s.io',
@@ -213,7 +233,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     kind: 'EndpointSlice',
     resource: 'endpointslices',
     namespaced: true,
-    rules: { printer: endpointSlicePrinter },
+    rules: { printer: endpointSlicePrinter, describe: describeEndpointSliceObject },
   }),
 ];
 

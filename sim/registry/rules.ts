@@ -4,7 +4,7 @@
 // (pkg/printers/internalversion/printers.go). A kind's folder sim/registry/<group>/<resource>/
 // exports them; its row in apiserver/discovery.ts points at them.
 
-import type { AnyObject } from '../api/types.ts';
+import type { AnyObject, Event, LabelSelector } from '../api/types.ts';
 import type { FieldError } from '../apiserver/errors.ts';
 import type { ColumnDefinition, TableRow } from '../kubectl/table.ts';
 
@@ -44,8 +44,36 @@ export interface Printer {
   row(obj: AnyObject, now: number, wide: boolean): TableRow;
 }
 
+/** ObjectLister is how a describer reads the related objects kubectl fetches for it. */
+export interface ObjectLister {
+  /** list lists a resource, optionally by label selector or (Pods) by node. */
+  list<T extends AnyObject>(
+    resource: string,
+    namespace: string | undefined,
+    selector?: LabelSelector,
+    nodeName?: string,
+  ): T[];
+  /** get reads one object; a failure throws the server's error. */
+  get<T extends AnyObject>(resource: string, namespace: string, name: string): T;
+}
+
+/** DescribeContext is what a describer gets besides its object. */
+export interface DescribeContext extends ObjectLister {
+  /** now is the virtual time in ms, for ages. */
+  now: number;
+  /**
+   * events lists the object's events (none with --show-events=false); kindFilter also requires
+   * involvedObject.kind to match, as describers other than the Pod's search.
+   */
+  events(kindFilter: boolean): Event[];
+}
+
+/** Describer mirrors a kind's describer (pkg/describe/describe.go): `kubectl describe` text. */
+export type Describer = (ctx: DescribeContext, obj: AnyObject) => string;
+
 /** KindRules are the rules a discovery row points at. */
 export interface KindRules {
   strategy?: Strategy;
   printer?: Printer;
+  describe?: Describer;
 }

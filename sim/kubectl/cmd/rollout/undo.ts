@@ -5,7 +5,8 @@ import type { ReplicaSet } from '../../../api/types.ts';
 import { equalIgnoreHash, revision as revisionOf } from '../../../controllers/deployment/util.ts';
 import { f, FILENAME, num, type Command, type Common, type Targets } from '../../cmdutil.ts';
 import { isStatusError, KubectlError } from '../../errors.ts';
-import { clone, namePrint, replicaSetsOf, typeOf, type Run } from '../../run.ts';
+import { replicaSetsOf } from '../../deployment-util.ts';
+import { clone, namePrint, typeOf, type Run } from '../../run.ts';
 import { ANNOTATIONS_TO_SKIP, deploymentsOf, rolloutTargets } from './rollout.ts';
 
 export interface RolloutUndoOptions {
@@ -36,7 +37,7 @@ function runRolloutUndo(r: Run, cmd: RolloutUndoOptions & Common): void {
         throw new KubectlError(
           "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
         );
-      const { allOldRSs: oldRSs, newRS } = replicaSetsOf(r, d);
+      const { allOldRSs: oldRSs, newRS } = replicaSetsOf(r.lister(), d);
       const all = newRS ? [...oldRSs, newRS] : oldRSs;
       let target: ReplicaSet | undefined;
       let latest: ReplicaSet | undefined;
