@@ -51,6 +51,7 @@ import { replicaSetStrategy } from '../registry/apps/replicasets/strategy.ts';
 import { leasePrinter } from '../registry/coordination/leases/printer.ts';
 import { componentStatusPrinter } from '../registry/core/componentstatuses/printer.ts';
 import { eventPrinter } from '../registry/core/events/printer.ts';
+import { eventStrategy } from '../registry/core/events/strategy.ts';
 import { namespacePrinter } from '../registry/core/namespaces/printer.ts';
 import { namespaceStrategy } from '../registry/core/namespaces/strategy.ts';
 import { nodePrinter } from '../registry/core/nodes/printer.ts';
@@ -136,7 +137,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     resource: 'events',
     namespaced: true,
     shortNames: ['ev'],
-    rules: { printer: eventPrinter },
+    rules: { strategy: eventStrategy, printer: eventPrinter },
   }),
   // pkg/registry/core/namespace/storage: no DeleteCollection.
   row({
@@ -259,8 +260,10 @@ export function groupKindString(r: APIResource): string {
 
 /** apiResource returns the row of a served resource by its plural name. */
 export function apiResource(resource: string): APIResource | undefined {
-  return API_RESOURCES.find((r) => r.resource === resource);
+  return byResource.get(resource);
 }
+
+const byResource = new Map(API_RESOURCES.map((r) => [r.resource, r]));
 
 /** resourcesInCategory lists a category's resources in discovery order ("all" for get all). */
 export function resourcesInCategory(category: string): APIResource[] {

@@ -35,6 +35,17 @@ export interface Strategy {
    * patched object may not share parts with the stored one (kube-apiserver copies it whole).
    */
   defaultsInPlace?: boolean;
+  /**
+   * fieldLabels are the field selector labels the kind's registered conversion func accepts
+   * (pkg/apis/core/v1/conversion.go), and the old names it renames; absent, only metadata.name
+   * and metadata.namespace convert (runtime.DefaultMetaV1FieldSelectorConversion).
+   */
+  fieldLabels?: { labels: ReadonlySet<string>; renamed?: Readonly<Record<string, string>> };
+  /**
+   * selectableField reads a field beyond metadata.name and metadata.namespace as the strategy's
+   * ToSelectableFields sets it ("" when the set lacks it, as fields.Set.Get).
+   */
+  selectableField?(obj: AnyObject, field: string): string;
 }
 
 /** Printer is a kind's table: AddHandlers' column definitions and its print function. */

@@ -5,11 +5,16 @@
 import type { AnyObject, Namespace } from '../../../api/types.ts';
 import type { Strategy } from '../../rules.ts';
 
+const NAMESPACE_FIELD_LABELS: ReadonlySet<string> = new Set(['status.phase', 'metadata.name']);
+
 /** namespaceStrategy is the Namespace's REST strategy. */
 export const namespaceStrategy: Strategy = {
   defaults: defaultNamespace,
   prepareForCreate: prepareNamespaceForCreate,
   nameIsDNSLabel: true,
+  fieldLabels: { labels: NAMESPACE_FIELD_LABELS },
+  selectableField: (o, field) =>
+    field === 'status.phase' ? ((o as Namespace).status?.phase ?? '') : '',
 };
 
 function defaultNamespace(obj: AnyObject): void {

@@ -7,6 +7,21 @@ import type { AnyObject, Container, Pod } from '../../../api/types.ts';
 import type { Strategy } from '../../rules.ts';
 import { convertServiceAccount, defaultPodSpec, validatePodSpec } from './podspec.ts';
 
+/** POD_FIELD_LABELS are what the Pod's field label conversion func accepts. */
+const POD_FIELD_LABELS: ReadonlySet<string> = new Set([
+  'metadata.name',
+  'metadata.namespace',
+  'spec.nodeName',
+  'spec.restartPolicy',
+  'spec.schedulerName',
+  'spec.serviceAccountName',
+  'spec.hostNetwork',
+  'status.phase',
+  'status.podIP',
+  'status.podIPs',
+  'status.nominatedNodeName',
+]);
+
 /** podStrategy is the Pod's REST strategy. */
 export const podStrategy: Strategy = {
   defaults: (obj) => defaultPod(obj as Pod),
@@ -14,6 +29,9 @@ export const podStrategy: Strategy = {
   validate: (obj) => validatePodSpec((obj as Pod).spec, 'spec'),
   checkGracefulDelete: podGracePeriod,
   defaultsInPlace: true,
+  // Old v1 clients send spec.host for spec.nodeName.
+  fieldLabels: { labels: POD_FIELD_LABELS, renamed: { 'spec.host': 'spec.nodeName' } },
+  selectableField: podSelectableField,
 };
 
 /**
@@ -71,4 +89,29 @@ export function defaultPod(p: Pod): void {
   p.status ??= {};
   p.status.phase ??= 'Pending';
   p.status.qosClass ??= getPodQOS(p);
+}
+
+/** podSelectableField mirrors ToSelectableFields (pkg/registry/core/pod/strategy.go). */
+function podSelectableField(o: AnyObject, field: string): string {
+  const p = o as Pod;
+  switch (field) {
+    case 'spec.nodeName':
+      return p.spec?.nodeName ?? '';
+    case 'spec.restartPolicy':
+      return p.spec?.restartPolicy ?? '';
+    case 'spec.schedulerName':
+      return p.spec?.schedulerName ?? '';
+    case 'spec.serviceAccountName':
+      return p.spec?.serviceAccountName ?? '';
+    case 'spec.hostNetwork':
+      return p.spec?.hostNetwork ? 'true' : 'false';
+    case 'status.phase':
+      return p.status?.phase ?? '';
+    // The first of status.podIPs; status.podIPs itself converts but is not in the set.
+    case 'status.podIP':
+      return p.status?.podIPs?.[0]?.ip ?? '';
+    case 'status.nominatedNodeName':
+      return p.status?.nominatedNodeName ?? '';
+  }
+  return '';
 }

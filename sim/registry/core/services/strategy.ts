@@ -8,13 +8,30 @@ import type { AnyObject, Service } from '../../../api/types.ts';
 import type { FieldError } from '../../../apiserver/errors.ts';
 import type { Strategy } from '../../rules.ts';
 
+const SERVICE_FIELD_LABELS: ReadonlySet<string> = new Set([
+  'metadata.namespace',
+  'metadata.name',
+  'spec.clusterIP',
+  'spec.type',
+]);
+
 /** serviceStrategy is the Service's REST strategy. */
 export const serviceStrategy: Strategy = {
   defaults: (obj) => defaultService(obj as Service),
   prepareForUpdate: prepareServiceForUpdate,
   validate: (obj) => validateService(obj as Service),
   defaultsInPlace: true,
+  fieldLabels: { labels: SERVICE_FIELD_LABELS },
+  selectableField: serviceSelectableField,
 };
+
+// serviceSelectableField mirrors ServiceSelectableFields (pkg/registry/core/service/strategy.go).
+function serviceSelectableField(o: AnyObject, field: string): string {
+  const s = o as Service;
+  if (field === 'spec.clusterIP') return s.spec?.clusterIP ?? '';
+  if (field === 'spec.type') return s.spec?.type ?? '';
+  return '';
+}
 
 // prepareServiceForUpdate keeps the allocated IPs and drops what the new type no longer has.
 function prepareServiceForUpdate(next: AnyObject, cur: AnyObject): void {
