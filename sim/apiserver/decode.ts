@@ -299,6 +299,17 @@ const KINDS: Record<string, T & { k: 'struct' }> = {
   ReplicaSet: top('ReplicaSet', { spec: byValue(replicaSetSpec), status: opaque('ReplicaSetStatus') }),
   DaemonSet: top('DaemonSet', { spec: byValue(daemonSetSpec), status: opaque('DaemonSetStatus') }),
   Lease: top('Lease', { spec: byValue(leaseSpec) }),
+  PodDisruptionBudget: top('PodDisruptionBudget', {
+    spec: byValue(
+      struct('PodDisruptionBudgetSpec', () => ({
+        minAvailable: intstr,
+        maxUnavailable: intstr,
+        selector: labelSelector,
+        unhealthyPodEvictionPolicy: str('v1.UnhealthyPodEvictionPolicyType'),
+      })),
+    ),
+    status: opaque('PodDisruptionBudgetStatus'),
+  }),
   EndpointSlice: top('EndpointSlice', {
     addressType: str('v1.AddressType'),
     endpoints: list(endpoint),

@@ -27,8 +27,8 @@ export interface APIResource {
   /** verbs as discovery lists them (sorted, as the installer sorts them). */
   verbs: string[];
   /**
-   * subresources the simulator serves under the resource (status, binding, log, exec; upstream
-   * also serves scale, eviction, proxy, ...: add them here as they are modelled).
+   * subresources the simulator serves under the resource (status, binding, eviction, scale, log,
+   * exec; upstream also serves proxy, ephemeralcontainers, resize, ...: add them as they are modelled).
    */
   subresources: string[];
   /** tracksGeneration: metadata.generation is bumped on spec changes (apps/v1 workloads). */
@@ -69,6 +69,11 @@ import { describeServiceObject } from '../registry/core/services/describe.ts';
 import { describeDaemonSetObject } from '../registry/apps/daemonsets/describe.ts';
 import { describeNamespaceObject } from '../registry/core/namespaces/describe.ts';
 import { describeEndpointSliceObject } from '../registry/discovery/endpointslices/describe.ts';
+import {
+  describePodDisruptionBudgetObject,
+  podDisruptionBudgetPrinter,
+} from '../registry/policy/poddisruptionbudgets/printers.ts';
+import { podDisruptionBudgetStrategy } from '../registry/policy/poddisruptionbudgets/strategy.ts';
 import type { KindRules } from '../registry/rules.ts';
 
 const ALL_VERBS = [
@@ -168,7 +173,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['binding', 'exec', 'log', 'status'],
+    subresources: ['binding', 'eviction', 'exec', 'log', 'status'],
     rules: { strategy: podStrategy, printer: podPrinter, describe: describePodObject },
   }),
   row({
@@ -199,7 +204,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     namespaced: true,
     shortNames: ['deploy'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['scale', 'status'],
     tracksGeneration: true,
     rules: {
       strategy: deploymentStrategy,
@@ -214,7 +219,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     namespaced: true,
     shortNames: ['rs'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['scale', 'status'],
     tracksGeneration: true,
     rules: {
       strategy: replicaSetStrategy,
@@ -235,6 +240,21 @@ export const API_RESOURCES: readonly APIResource[] = [
     resource: 'endpointslices',
     namespaced: true,
     rules: { printer: endpointSlicePrinter, describe: describeEndpointSliceObject },
+  }),
+  // pkg/registry/policy/poddisruptionbudget (sim/registry/policy/poddisruptionbudgets/).
+  row({
+    group: 'policy',
+    kind: 'PodDisruptionBudget',
+    resource: 'poddisruptionbudgets',
+    namespaced: true,
+    shortNames: ['pdb'],
+    subresources: ['status'],
+    tracksGeneration: true,
+    rules: {
+      strategy: podDisruptionBudgetStrategy,
+      printer: podDisruptionBudgetPrinter,
+      describe: describePodDisruptionBudgetObject,
+    },
   }),
 ];
 

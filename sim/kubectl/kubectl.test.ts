@@ -249,7 +249,7 @@ describe('kubectl apply', () => {
     expect(
       kubectl('apply -f -', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n').stderr,
     ).toBe(
-      'error: resource mapping not found for name: "cfg" namespace: "" from "STDIN": kind "ConfigMap" in version "v1" is built into Kubernetes but not modelled by this simulator, which models Event, Namespace, Node, Pod, Service, DaemonSet.apps, Deployment.apps, ReplicaSet.apps, Lease.coordination.k8s.io, EndpointSlice.discovery.k8s.io\n',
+      'error: resource mapping not found for name: "cfg" namespace: "" from "STDIN": kind "ConfigMap" in version "v1" is built into Kubernetes but not modelled by this simulator, which models Event, Namespace, Node, Pod, Service, DaemonSet.apps, Deployment.apps, ReplicaSet.apps, Lease.coordination.k8s.io, EndpointSlice.discovery.k8s.io, PodDisruptionBudget.policy\n',
     );
     expect(
       kubectl('apply -n prod -f -', WEB.replace('name: web', 'name: web\n  namespace: dev')).stderr,
@@ -508,7 +508,7 @@ describe('kubectl cordon, drain, label, taint', () => {
     seed('nodes', newNode('node-1'));
     seed('pods', newPod('bare', { node: 'node-1' }));
     expect(kubectl('drain node-1').stderr).toContain(
-      'cannot delete Pods declare no controller (use --force to override): default/bare',
+      'cannot delete Pods that declare no controller (use --force to override): default/bare',
     );
     const r = kubectl('drain node-1 --force');
     expect(r.stderr).toBe('Warning: deleting Pods that declare no controller: default/bare\n');
