@@ -11,11 +11,13 @@
 
 import type {
   Container,
+  DaemonSet,
   ContainerState,
   ContainerStatus,
   Event,
   Pod,
   PodTemplateSpec,
+  ReplicaSet,
   Taint,
   Toleration,
 } from '../api/types.ts';
@@ -25,6 +27,7 @@ import {} from '../registry/core/nodes/printer.ts';
 import {} from './table.ts';
 import { parseQuantityExact, quantityString } from './quantity.ts';
 import { DESCRIBE_TABWRITER, FLUSH, tabwrite } from './tabwriter.ts';
+import type { ObjectLister } from '../registry/rules.ts';
 
 /** LastAppliedConfigAnnotation is skipped by printAnnotationsMultiline. */
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -347,6 +350,18 @@ export function podStatusCounts(pods: Pod[], uid: string): PodStatusCounts {
     else if (p.status?.phase === 'Failed') c.failed++;
   }
   return c;
+}
+
+/**
+ * podStatusCountsFor lists the Pods a controller's selector matches and counts the ones it owns,
+ * as the ReplicaSet and DaemonSet describers do (getPodStatusForController).
+ */
+export function podStatusCountsFor(
+  lister: ObjectLister,
+  obj: DaemonSet | ReplicaSet,
+): PodStatusCounts {
+  const pods = lister.list<Pod>('pods', obj.metadata.namespace, obj.spec.selector);
+  return podStatusCounts(pods, obj.metadata.uid);
 }
 
 /**

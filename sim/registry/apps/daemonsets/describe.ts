@@ -1,13 +1,13 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go for DaemonSet: describeDaemonSet, and the
 // objects its describer fetches (see ../../../kubectl/describe.ts for the shared sections).
 
-import type { AnyObject, DaemonSet, Event, Pod } from '../../../api/types.ts';
+import type { AnyObject, DaemonSet, Event } from '../../../api/types.ts';
 import { formatLabels, selectorString } from '../../../kubectl/table.ts';
 import {
   describeEvents,
   describePodTemplate,
   type PodStatusCounts,
-  podStatusCounts,
+  podStatusCountsFor,
   printAnnotationsMultiline,
   printLabelsMultiline,
   tabbedString,
@@ -17,8 +17,7 @@ import type { DescribeContext } from '../../rules.ts';
 /** describeDaemonSetObject is the DaemonSet describer: it fetches what kubectl fetches and prints. */
 export function describeDaemonSetObject(ctx: DescribeContext, obj: AnyObject): string {
   const ds = obj as DaemonSet;
-  const pods = ctx.list<Pod>('pods', ds.metadata.namespace, ds.spec.selector);
-  return describeDaemonSet(ds, podStatusCounts(pods, ds.metadata.uid), ctx.events(true), ctx.now);
+  return describeDaemonSet(ds, podStatusCountsFor(ctx, ds), ctx.events(true), ctx.now);
 }
 
 /** describeDaemonSet mirrors describe.describeDaemonSet. */

@@ -1,14 +1,14 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go for ReplicaSet: describeReplicaSet, and the
 // objects its describer fetches (see ../../../kubectl/describe.ts for the shared sections).
 
-import type { AnyObject, Event, Pod, ReplicaSet } from '../../../api/types.ts';
+import type { AnyObject, Event, ReplicaSet } from '../../../api/types.ts';
 import { formatLabelSelector } from '../../../kubectl/table.ts';
 import {
   controllerOf,
   describeEvents,
   describePodTemplate,
   type PodStatusCounts,
-  podStatusCounts,
+  podStatusCountsFor,
   printAnnotationsMultiline,
   printLabelsMultiline,
   tabbedString,
@@ -18,8 +18,7 @@ import type { DescribeContext } from '../../rules.ts';
 /** describeReplicaSetObject is the ReplicaSet describer: it fetches what kubectl fetches and prints. */
 export function describeReplicaSetObject(ctx: DescribeContext, obj: AnyObject): string {
   const rs = obj as ReplicaSet;
-  const pods = ctx.list<Pod>('pods', rs.metadata.namespace, rs.spec.selector);
-  return describeReplicaSet(rs, podStatusCounts(pods, rs.metadata.uid), ctx.events(true), ctx.now);
+  return describeReplicaSet(rs, podStatusCountsFor(ctx, rs), ctx.events(true), ctx.now);
 }
 
 /** describeReplicaSet mirrors describe.describeReplicaSet. */
