@@ -7,6 +7,9 @@ import { CHROMIUM_ARGS, resolveChromium } from './e2e/chromium.ts';
  */
 const PORT = Number(process.env.E2E_PORT) || 4322;
 const CI = Boolean(process.env.CI);
+// KAL_E2E_RUN names this run for the workers (they inherit the runner's environment), so they
+// share which pages have been audited with axe (e2e/fixtures.ts claimAudit).
+process.env.KAL_E2E_RUN ??= `${process.pid}-${Date.now()}`;
 
 // Browser tests run against the production build (`astro build`, then `astro preview`), because
 // Pagefind's search index exists only there.
@@ -14,9 +17,17 @@ export default defineConfig({
   testDir: 'e2e',
   // Generous: each test also audits the pages it opened with axe-core, on 2-core CI machines.
   timeout: 60_000,
+  // Waits, not assertions on time: with two workers on a loaded 2-core machine a page can take
+  // longer than the default 5 s to answer (a search, a seek, a grading).
+  expect: { timeout: 15_000 },
   forbidOnly: CI,
+  // Tests of one file may run in different workers (they share nothing but the built site; the
+  // authoring spec, which edits files under one dev server, runs its tests in order itself).
+  fullyParallel: true,
   retries: 0,
-  workers: CI ? 1 : undefined,
+  // Two workers, one per core of a CI machine (the default would be half the cores: one). Each
+  // page is still audited once per run (e2e/fixtures.ts). E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS) || 2,
   reporter: 'list',
   use: {
     baseURL: `http://localhost:${PORT}`,

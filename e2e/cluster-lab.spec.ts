@@ -56,7 +56,9 @@ async function seek(page: Page, ms: number): Promise<void> {
       input.dispatchEvent(new Event('input', { bubbles: true }));
       input.dispatchEvent(new Event('change', { bubbles: true }));
     }, ms);
-  await expect(lab(page)).toHaveAttribute('data-time', String(ms));
+  // A seek simulates all the way there (hundreds of Pods in one test): on a busy 2-core machine
+  // that takes longer than expect's default 5 s.
+  await expect(lab(page)).toHaveAttribute('data-time', String(ms), { timeout: 30_000 });
 }
 
 const nodeStatus = (page: Page, node: string): Locator =>
@@ -396,6 +398,14 @@ for (const c of CASES) {
     await expect(output).toContainText(/\nweb {3}2\/3 {3}3 {5}2 {5}\d+[sm]\n/);
     await input.press('Escape');
     await expect(output).toContainText('^C');
+    // A shared link shows the transcript as it was shown, the rows the watch streamed included.
+    const shown = (await output.textContent())!;
+    const other = await page.context().newPage();
+    await other.setViewportSize({ width: c.width, height: c.height });
+    await other.goto(page.url());
+    await openLab(other);
+    await expect(lab(other).getByRole('log')).toHaveText(shown);
+    await other.close();
 
     const editor = island.getByRole('textbox', { name: w.manifest });
     await editor.fill(

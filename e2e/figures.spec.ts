@@ -131,14 +131,16 @@ const FIGURE_PAGES = [
   '/demo/figures/',
 ].flatMap((p) => [p, `/ja${p}`]);
 
-for (const width of [1280, 390]) {
-  test(`every figure is legible or opens full size at ${width} px`, async ({ browser }) => {
-    test.setTimeout(120_000);
-    const context = await browser.newContext({
-      viewport: { width, height: width > 500 ? 900 : 844 },
-    });
-    const page = await context.newPage();
-    for (const path of FIGURE_PAGES) {
+// One test per page and width, so that the browser tests' workers share them out.
+for (const width of [1280, 390])
+  for (const path of FIGURE_PAGES)
+    test(`every figure is legible or opens full size at ${width} px: ${path}`, async ({
+      browser,
+    }) => {
+      const context = await browser.newContext({
+        viewport: { width, height: width > 500 ? 900 : 844 },
+      });
+      const page = await context.newPage();
       await page.goto(path);
       const figures = await page.locator('figure.kal-figure').evaluateAll((figs) =>
         figs.map((f) => {
@@ -214,10 +216,8 @@ for (const width of [1280, 390]) {
         expect(shape.cut, `${path}: component table is not cut off`).toBe(false);
         expect(shape.right, `${path}: component table fits the screen`).toBeLessThanOrEqual(width);
       }
-    }
-    await context.close();
-  });
-}
+      await context.close();
+    });
 
 test('"View full size" works from the keyboard and passes axe (dark)', async ({
   browser,
@@ -337,9 +337,7 @@ function builtFigures(): BuiltFigure[] {
   return out;
 }
 
-test("Mermaid parses and renders every figure's source", async ({
-  browser,
-}) => {
+test("Mermaid parses and renders every figure's source", async ({ browser }) => {
   test.setTimeout(180_000);
   const figures = builtFigures();
   expect(figures.length).toBeGreaterThanOrEqual(20);

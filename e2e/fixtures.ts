@@ -2,6 +2,9 @@
 // every page a test opens is checked for accessibility once the test is done.
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** AXE_TAGS are the rule sets every page must pass: WCAG 2.0 and 2.1, levels A and AA. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -23,17 +26,34 @@ const ACCEPTED: { rule: string; target: string; reason: string }[] = [
 /** COLOR_SCHEMES are audited separately: Starlight follows the reader's light or dark preference. */
 const COLOR_SCHEMES = ['light', 'dark'] as const;
 
-export const test = base.extend<{ axeAudit: void }, { audited: Set<string> }>({
-  // audited holds the pages this worker has already audited, so each is audited once per run.
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture names from the pattern.
-  audited: [async ({}, use) => use(new Set<string>()), { scope: 'worker' }],
+/**
+ * claimAudit reports whether this worker is the first in the run to audit key (a page in a colour
+ * scheme), so each is audited once per run whichever worker opens it. The workers share the claims
+ * through one directory per key (mkdir either creates it or fails: atomic), under the project's
+ * output directory (emptied at the start of every run) in a folder named by the run
+ * (playwright.config.ts sets KAL_E2E_RUN in the runner; its workers inherit it).
+ */
+function claimAudit(testInfo: TestInfo, key: string): boolean {
+  const run = process.env.KAL_E2E_RUN ?? String(process.ppid);
+  const dir = join(testInfo.project.outputDir, `.axe-audited-${run}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(join(dir, createHash('sha256').update(key).digest('hex').slice(0, 32)));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
 
+export const test = base.extend<{ axeAudit: void }>({
   // axeAudit runs for every test: it records each document the test's page navigates to, and when
-  // the test is done audits each one with axe-core in a fresh tab, in both colour schemes. A
-  // violation fails the first test that opened the page. It has its own timeout, apart from the
-  // test's, because axe's colour-contrast check is slow on a busy 2-core machine.
+  // the test is done audits each one with axe-core in a fresh tab, in both colour schemes, unless a
+  // test (in any worker) has audited it already this run (claimAudit). A violation fails the test
+  // that audited the page. It has its own timeout, apart from the test's, because axe's
+  // colour-contrast check is slow on a busy 2-core machine.
   axeAudit: [
-    async ({ page, audited }, use, testInfo) => {
+    async ({ page }, use, testInfo) => {
       const visited = new Set<string>();
       page.on('framenavigated', (frame) => {
         if (frame !== page.mainFrame()) return;
@@ -46,9 +66,8 @@ export const test = base.extend<{ axeAudit: void }, { audited: Set<string> }>({
       const auditPage = await page.context().newPage();
       try {
         for (const url of visited) {
-          if (audited.has(url)) continue;
-          audited.add(url);
           for (const colorScheme of COLOR_SCHEMES) {
+            if (!claimAudit(testInfo, `${url} ${colorScheme}`)) continue;
             await auditPage.emulateMedia({ colorScheme });
             await auditPage.goto(url);
             await expectAccessible(auditPage, testInfo, `${url} (${colorScheme})`);
@@ -58,7 +77,9 @@ export const test = base.extend<{ axeAudit: void }, { audited: Set<string> }>({
         await auditPage.close();
       }
     },
-    { auto: true, timeout: 180_000 },
+    // The authoring guide, the longest page, takes over a minute per scheme with two workers
+    // on a loaded 2-core machine.
+    { auto: true, timeout: 360_000 },
   ],
 });
 

@@ -351,19 +351,34 @@ export interface ObjectReference {
   fieldPath?: string;
 }
 
-/** Event is a core/v1 Event, as `kubectl get events` and `describe` read it. */
+/** EventSeries is a core/v1 EventSeries: an events.k8s.io/v1 Event's repeats. */
+export interface EventSeries {
+  count: number;
+  lastObservedTime: MicroTime;
+}
+
+/**
+ * Event is a core/v1 Event, as `kubectl get events` and `describe` read it. An Event written
+ * through events.k8s.io/v1 is stored the same (pkg/apis/events/v1 conversion): regarding is
+ * involvedObject, note is message, reportingController is reportingComponent, and its
+ * deprecatedSource/FirstTimestamp/LastTimestamp/Count are the empty source, null timestamps and
+ * no count; it has eventTime, action and, once repeated, series instead.
+ */
 export interface Event extends KubeObject {
   apiVersion: 'v1';
   kind: 'Event';
   involvedObject: ObjectReference;
   reason: string;
   message: string;
-  source: { component: string; host?: string };
-  firstTimestamp: Time;
-  lastTimestamp: Time;
-  count: number;
+  source: { component?: string; host?: string };
+  firstTimestamp: Time | null;
+  lastTimestamp: Time | null;
+  count?: number;
   type: 'Normal' | 'Warning';
   eventTime?: MicroTime | null;
+  series?: EventSeries;
+  action?: string;
+  related?: ObjectReference;
   reportingComponent: string;
   reportingInstance: string;
 }

@@ -12,11 +12,12 @@ import { changedFields, deepClone, deepFreeze, hasUndefined } from '../api/clone
 import type { Selector } from '../api/labels.ts';
 import { labelSelectorAsSelector } from '../api/labels.ts';
 import { isPodReady } from '../api/podutil.ts';
-import type { AnyObject, Binding, Deployment, Eviction, Pod, PodDisruptionBudget, ReplicaSet, ResourceName, Scale, Service } from '../api/types.ts';
+import type { AnyObject, Binding, Deployment, Event, Eviction, Pod, PodDisruptionBudget, ReplicaSet, ResourceName, Scale, Service } from '../api/types.ts';
 import { updateDisruptionAllowedCondition } from '../registry/policy/poddisruptionbudgets/helpers.ts';
 import { formatTime } from '../engine/clock.ts';
 import { randString } from '../engine/rng.ts';
 import type { Simulation } from '../engine/simulation.ts';
+import type { RequestEntry } from '../engine/trace.ts';
 import type { EtcdStore, KeyValue, WatchEvent } from '../etcd/store.ts';
 import { defaultTolerationSeconds, priorityAdmission, taintNodesByCondition } from './admission.ts';
 import {
@@ -208,12 +209,39 @@ export class KubeAPIServer {
       reason = st?.reason ?? 'InternalError';
       throw e;
     } finally {
-      if ((code !== 0 || reachable) && this.sim.records('request'))
-        this.sim.record(
-          patchType === undefined
-            ? { kind: 'request', from: user, to: APISERVER, verb, resource, namespace: ns, name, code, reason, fields }
-            : { kind: 'request', from: user, to: APISERVER, verb, resource, namespace: ns, name, code, reason, fields, patchType },
-        );
+      if ((code !== 0 || reachable) && this.sim.records('request')) {
+        const entry: Omit<RequestEntry, 't' | 'seq'> = { kind: 'request', from: user, to: APISERVER, verb, resource, namespace: ns, name, code, reason, fields };
+        if (this.requestGroup) entry.group = this.requestGroup;
+        if (patchType !== undefined) entry.patchType = patchType;
+        this.sim.record(entry);
+      }
+    }
+  }
+
+  /** requestGroup is the API group of the request being served when it is not the resource's own. */
+  private requestGroup: string | undefined;
+
+  /**
+   * createEventsV1 is POST /apis/events.k8s.io/v1/namespaces/{ns}/events. Both Event APIs store
+   * the same objects (pkg/registry/core/event serves both): ev is the events.k8s.io/v1 Event
+   * already converted to its stored (core/v1) form.
+   */
+  createEventsV1(user: string, ev: Event): Event {
+    this.requestGroup = 'events.k8s.io';
+    try {
+      return this.create(user, 'events', ev, true);
+    } finally {
+      this.requestGroup = undefined;
+    }
+  }
+
+  /** patchEventsV1 is PATCH /apis/events.k8s.io/v1/namespaces/{ns}/events/{name}, a strategic merge patch. */
+  patchEventsV1(user: string, ns: string, name: string, patch: unknown): Event {
+    this.requestGroup = 'events.k8s.io';
+    try {
+      return this.patch<Event>(user, 'events', ns, name, patch, undefined, StrategicMergePatchType);
+    } finally {
+      this.requestGroup = undefined;
     }
   }
 

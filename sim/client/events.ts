@@ -1,39 +1,67 @@
-// Mirrors staging/src/k8s.io/client-go/tools/record (EventRecorder + EventCorrelator): a
-// component records an Event about an object; a repeat of the same reason and message about
-// the same object within the aggregation window bumps count and lastTimestamp instead.
-// Event names are "<object name>.<hex timestamp>" as upstream makes them. The spam filter
-// (EventSourceObjectSpamFilter) allows a burst of 25 events per source and object, refilled at one
-// per 5 minutes; events beyond that are dropped, as upstream drops them.
-// Simplification: the EventAggregator's "(combined from similar events)" merging is not modelled.
-// Simplification: kube-scheduler records through the events.k8s.io/v1 API upstream
-// (client-go tools/events: eventTime, action, reportingInstance, isomorphic events merged into a
-// series); here it uses this core/v1 recorder like every other component, so its Events carry
-// source, count, firstTimestamp and lastTimestamp instead. kubectl prints them the same way.
+// Mirrors staging/src/k8s.io/client-go/tools/record (event.go recorderImpl, events_cache.go
+// EventCorrelator): a component records a core/v1 Event about an object (or one of its parts, a
+// fieldPath such as spec.containers{nginx}). The correlator, in upstream's order:
+// - EventAggregator: a 10th different message with the same source, object, type and reason
+//   within 600 s of the last one turns the Event into one "(combined from similar events): "
+//   Event, which later ones of the kind update;
+// - eventLogger: a repeat of the same Event (same object, fieldPath, type, reason and message)
+//   bumps count and lastTimestamp with a PATCH of the stored Event (count, lastTimestamp, message)
+//   instead of a new one, and creates it again if the Event is gone (expired);
+// - EventSourceObjectSpamFilter: a burst of 25 Events per source and object, refilled at one per
+//   5 minutes; Events beyond that are dropped (their count still advances, as upstream's does).
+// Event names are "<object name>.<hex timestamp>" as upstream makes them. kube-scheduler writes
+// events.k8s.io/v1 Events instead (events-v1.ts).
+// Simplification: a failed write is dropped; upstream retries up to 12 times, 10 s apart.
+// Simplification: once 10 messages are aggregated, the one forgotten to make room for the next is
+// the oldest (upstream's sets.String PopAny forgets an arbitrary one).
 
 import type { Event, KubeObject } from '../api/types.ts';
 import { formatTime } from '../engine/clock.ts';
+import { StatusError } from '../apiserver/errors.ts';
+import { StrategicMergePatchType } from '../apiserver/patch.ts';
 import type { Client } from './client.ts';
 
 // maxLruCacheEntries is the size of the correlator's and the spam filter's caches
 // (client-go tools/record/events_cache.go).
 const maxLruCacheEntries = 4096;
+// defaultAggregateMaxEvents and defaultAggregateIntervalInSeconds (events_cache.go).
+const defaultAggregateMaxEvents = 10;
+const defaultAggregateIntervalMs = 600_000;
+// defaultSpamBurst and defaultSpamQPS (one per 300 s).
+const defaultSpamBurst = 25;
+const spamRefillMs = 300_000;
 
-// Both caches are kept by the involved object's UID, each holding a short chain of the entries
+// The caches are kept by the involved object's UID, each holding a short chain of the entries
 // about that object, so that finding one compares a few fields instead of building and hashing a
 // long key string on every Event. An entry is the same as upstream's key: kind, namespace, name
-// and UID for the spam filter; UID, type, reason and message for the correlator.
+// and UID for the spam filter; UID, type and reason for the aggregator; UID, fieldPath, type,
+// reason and message for the correlator (or the aggregate's UID, type and reason).
 
 /** SeenEvent is an Event the correlator has recorded: a repeat of it bumps its count. */
 interface SeenEvent {
   readonly uid: string;
   readonly type: string;
   readonly reason: string;
-  readonly message: string;
+  /** message is undefined for the aggregate Event (its key has no message). */
+  readonly message: string | undefined;
+  readonly fieldPath: string;
   readonly name: string;
   readonly namespace: string;
+  readonly firstTimestamp: string;
   count: number;
   /** same is the next SeenEvent about the same UID. */
   same: SeenEvent | undefined;
+}
+
+/** AggregateRecord is aggregateRecord: the distinct messages of one object, type and reason. */
+interface AggregateRecord {
+  readonly uid: string;
+  readonly type: string;
+  readonly reason: string;
+  /** localKeys are the distinct messages seen, oldest first (most hold one). */
+  localKeys: string | string[];
+  lastTimestamp: number;
+  same: AggregateRecord | undefined;
 }
 
 /** SpamBucket is one source and object's token bucket, linked in least-recently-used order. */
@@ -50,6 +78,24 @@ interface SpamBucket {
   same: SpamBucket | undefined;
 }
 
+/** Ring is a cache that forgets its oldest entry beyond maxLruCacheEntries. */
+class Ring<E> {
+  private readonly order: E[] = [];
+  private head = 0;
+
+  /** add remembers e and returns the entry it forgets, if the ring is full. */
+  add(e: E): E | undefined {
+    if (this.order.length < maxLruCacheEntries) {
+      this.order.push(e);
+      return undefined;
+    }
+    const old = this.order[this.head];
+    this.order[this.head] = e;
+    this.head = (this.head + 1) % maxLruCacheEntries;
+    return old;
+  }
+}
+
 /** EventRecorder writes core/v1 Events for one component. */
 export class EventRecorder {
   private readonly client: Client;
@@ -58,11 +104,12 @@ export class EventRecorder {
   /** source is every Event's source: one object serves them all (stored objects are read-only). */
   private readonly source: Event['source'];
   private readonly seen = new Map<string, SeenEvent>();
+  // seenOrder holds the correlator's entries in the order they were made: the oldest is
+  // forgotten first. aggregateOrder does the same for the aggregator's records.
+  private readonly seenOrder = new Ring<SeenEvent>();
   private seenCount = 0;
-  // seenOrder holds the correlator's entries in the order they were made (a ring of
-  // maxLruCacheEntries once full): the oldest is forgotten first.
-  private readonly seenOrder: SeenEvent[] = [];
-  private seenHead = 0;
+  private readonly aggregates = new Map<string, AggregateRecord>();
+  private readonly aggregateOrder = new Ring<AggregateRecord>();
   private readonly buckets = new Map<string, SpamBucket>();
   private bucketCount = 0;
   // The buckets from least (oldest) to most (newest) recently used.
@@ -76,26 +123,77 @@ export class EventRecorder {
     this.source = host ? { component, host } : { component };
   }
 
-  /** event records eventtype/reason/message about obj (Eventf). Failures are dropped, as upstream. */
-  event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  /**
+   * event records eventtype/reason/message about obj (Eventf), or about the part of it fieldPath
+   * names (the kubelet's container references). Failures are dropped, as upstream.
+   */
+  event(
+    obj: KubeObject,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+    fieldPath = '',
+  ): void {
     const sim = this.client.apiserver.sim;
-    const now = formatTime(sim.now());
+    const nowMs = sim.now();
     const ns = obj.metadata.namespace || 'default';
     const uid = String(obj.metadata.uid);
-    if (!this.allow(uid, obj.kind, ns, obj.metadata.name, sim.now())) return;
+    // EventAggregate: the 10th distinct message in 600 s makes this the aggregate Event.
+    const aggregate = this.aggregate(uid, type, reason, message, nowMs);
+    const eventMessage = aggregate ? `(combined from similar events): ${message}` : message;
+    // eventObserve: a cached Event with this key is patched, with its name, first time and count.
     let prev = this.seen.get(uid);
-    while (prev && (prev.type !== type || prev.reason !== reason || prev.message !== message)) prev = prev.same;
+    if (aggregate)
+      while (prev && (prev.message !== undefined || prev.type !== type || prev.reason !== reason))
+        prev = prev.same;
+    else
+      while (
+        prev &&
+        (prev.message !== message ||
+          prev.fieldPath !== fieldPath ||
+          prev.type !== type ||
+          prev.reason !== reason)
+      )
+        prev = prev.same;
+    if (prev) prev.count++;
+    // The spam filter sees the observed Event: a dropped one has still been counted.
+    if (!this.allow(uid, obj.kind, ns, obj.metadata.name, nowMs)) {
+      if (!prev)
+        this.remember(
+          uid,
+          type,
+          reason,
+          aggregate ? undefined : message,
+          fieldPath,
+          this.eventName(obj, nowMs),
+          ns,
+          formatTime(nowMs),
+        );
+      return;
+    }
+    const now = formatTime(nowMs);
     try {
-      if (prev) {
-        prev.count++;
-        this.client.patch<Event>('events', prev.namespace, prev.name, { count: prev.count, lastTimestamp: now });
-        return;
+      if (prev && prev.count > 1) {
+        try {
+          this.client.patch<Event>(
+            'events',
+            prev.namespace,
+            prev.name,
+            { count: prev.count, lastTimestamp: now, message: eventMessage },
+            undefined,
+            StrategicMergePatchType,
+          );
+          return;
+        } catch (e) {
+          // Update can fail because the Event may have been removed (expired): create it again.
+          if (!(e instanceof StatusError) || e.reason !== 'NotFound') throw e;
+        }
       }
-      const name = `${obj.metadata.name}.${unixNanoHex(Math.floor(sim.now()), this.seenCount)}`;
+      const name = prev ? prev.name : this.eventName(obj, nowMs);
       const ev: Event = {
         apiVersion: 'v1',
         kind: 'Event',
-        metadata: { name, namespace: ns } as Event['metadata'],
+        metadata: { name, namespace: prev ? prev.namespace : ns } as Event['metadata'],
         involvedObject: {
           apiVersion: obj.apiVersion,
           kind: obj.kind,
@@ -105,36 +203,103 @@ export class EventRecorder {
           resourceVersion: obj.metadata.resourceVersion,
         },
         reason,
-        message,
+        message: eventMessage,
         source: this.source,
-        firstTimestamp: now,
+        firstTimestamp: prev ? prev.firstTimestamp : now,
         lastTimestamp: now,
-        count: 1,
+        count: prev ? prev.count : 1,
         type,
         eventTime: null,
-        reportingComponent: this.component,
-        reportingInstance: this.host ?? '',
+        // The aggregate Event is built without the reporting fields (events_cache.go).
+        reportingComponent: aggregate ? '' : this.component,
+        reportingInstance: aggregate ? '' : (this.host ?? ''),
       };
+      if (fieldPath) ev.involvedObject.fieldPath = fieldPath;
+      if (!prev)
+        this.remember(uid, type, reason, aggregate ? undefined : message, fieldPath, name, ns, now);
       this.client.create('events', ev, true);
-      const e: SeenEvent = { uid, type, reason, message, name, namespace: ns, count: 1, same: undefined };
-      // Upstream's correlator keeps an LRU of 4096 events; forget the oldest beyond that.
-      if (this.seenCount >= maxLruCacheEntries) {
-        this.forget(this.seenOrder[this.seenHead]);
-        this.seenOrder[this.seenHead] = e;
-        this.seenHead = (this.seenHead + 1) % maxLruCacheEntries;
-      } else this.seenOrder.push(e);
-      e.same = this.seen.get(uid);
-      this.seen.set(uid, e);
-      this.seenCount++;
     } catch {
       // Events are best effort: a failure to record one never fails the caller.
     }
   }
 
-  // forget drops a correlator entry.
-  private forget(e: SeenEvent): void {
-    unchain(this.seen, e);
-    this.seenCount--;
+  // eventName is makeEvent's name: "<name>.<hex UnixNano>", made unique per recorder.
+  private eventName(obj: KubeObject, nowMs: number): string {
+    return `${obj.metadata.name}.${unixNanoHex(Math.floor(nowMs), this.seenCount)}`;
+  }
+
+  // remember adds a correlator entry (count 1); upstream's LRU of 4096 forgets the oldest beyond.
+  private remember(
+    uid: string,
+    type: string,
+    reason: string,
+    message: string | undefined,
+    fieldPath: string,
+    name: string,
+    namespace: string,
+    firstTimestamp: string,
+  ): void {
+    const e: SeenEvent = {
+      uid,
+      type,
+      reason,
+      message,
+      fieldPath,
+      name,
+      namespace,
+      firstTimestamp,
+      count: 1,
+      same: this.seen.get(uid),
+    };
+    this.seen.set(uid, e);
+    this.seenCount++;
+    const old = this.seenOrder.add(e);
+    if (old) unchain(this.seen, old);
+  }
+
+  /**
+   * aggregate is EventAggregate: it records message among the object's distinct messages for this
+   * type and reason (forgotten 600 s after the last), and says whether there are now
+   * defaultAggregateMaxEvents of them, making this Event the aggregate.
+   */
+  private aggregate(
+    uid: string,
+    type: string,
+    reason: string,
+    message: string,
+    now: number,
+  ): boolean {
+    let r = this.aggregates.get(uid);
+    while (r && (r.type !== type || r.reason !== reason)) r = r.same;
+    if (!r) {
+      r = {
+        uid,
+        type,
+        reason,
+        localKeys: message,
+        lastTimestamp: now,
+        same: this.aggregates.get(uid),
+      };
+      this.aggregates.set(uid, r);
+      const old = this.aggregateOrder.add(r);
+      if (old) unchain(this.aggregates, old);
+      return false;
+    }
+    const fresh = now - r.lastTimestamp > defaultAggregateIntervalMs;
+    r.lastTimestamp = now;
+    if (fresh) {
+      r.localKeys = message;
+      return false;
+    }
+    if (typeof r.localKeys === 'string') {
+      if (r.localKeys !== message) r.localKeys = [r.localKeys, message];
+      return false;
+    }
+    if (!r.localKeys.includes(message)) r.localKeys.push(message);
+    if (r.localKeys.length < defaultAggregateMaxEvents) return false;
+    // Do not grow the set of messages beyond the maximum.
+    r.localKeys.shift();
+    return true;
   }
 
   // allow is the spam filter's token bucket: burst 25, one token back every 300 s. Like upstream's
@@ -146,7 +311,17 @@ export class EventRecorder {
     if (b) this.unlink(b);
     else {
       if (this.bucketCount >= maxLruCacheEntries) this.evict(this.oldest!);
-      b = { uid, kind, namespace, name, tokens: 25, last: now, prev: undefined, next: undefined, same: this.buckets.get(uid) };
+      b = {
+        uid,
+        kind,
+        namespace,
+        name,
+        tokens: defaultSpamBurst,
+        last: now,
+        prev: undefined,
+        next: undefined,
+        same: this.buckets.get(uid),
+      };
       this.buckets.set(uid, b);
       this.bucketCount++;
     }
@@ -155,7 +330,7 @@ export class EventRecorder {
     if (this.newest) this.newest.next = b;
     else this.oldest = b;
     this.newest = b;
-    b.tokens = Math.min(25, b.tokens + (now - b.last) / 300_000);
+    b.tokens = Math.min(defaultSpamBurst, b.tokens + (now - b.last) / spamRefillMs);
     b.last = now;
     if (b.tokens < 1) return false;
     b.tokens -= 1;
@@ -188,7 +363,7 @@ let lastLo = 0;
 /** lastHiHex is lastHi in hex (most names of a millisecond share it). */
 let lastHiHex = '';
 
-function unixNanoHex(ms: number, bump: number): string {
+export function unixNanoHex(ms: number, bump: number): string {
   if (ms !== lastMs) {
     // ns = (EPOCH_UNIX_MS + ms) * 1e6, as a hi * 2^24 + lo pair.
     const unixMs = 1767225600000 + ms;

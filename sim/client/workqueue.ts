@@ -4,14 +4,21 @@
 // (DefaultControllerRateLimiter's ItemExponentialFailureRateLimiter: 5ms doubling to 1000s).
 // Simplification: the overall 10 qps / 100 burst bucket limiter is not modelled. Each key is
 // processed in its own engine event, which takes no virtual time.
+// Simplification: a queue given its controller's client token bucket (limiter) starts the next
+// key only when that bucket has a token again. Upstream the worker blocks inside the sync, in
+// the client's rate limiter, before each request; here a sync's requests go out together and the
+// next sync waits for the tokens they borrowed, so the controller keeps its client's rate.
 
 import type { Simulation, TimerHandle } from '../engine/simulation.ts';
+import type { TokenBucketRateLimiter } from './throttle.ts';
 
 export interface WorkQueueOptions {
   /** name is the queue's owner, shown in agenda entries. */
   name: string;
   baseDelay?: number;
   maxDelay?: number;
+  /** limiter is the controller's client token bucket: a sync starts only when it has a token. */
+  limiter?: TokenBucketRateLimiter;
 }
 
 /** RateLimitingQueue runs process(key) once per distinct key added, on the virtual clock. */
@@ -21,6 +28,7 @@ export class RateLimitingQueue {
   private readonly name: string;
   private readonly baseDelay: number;
   private readonly maxDelay: number;
+  private readonly limiter: TokenBucketRateLimiter | undefined;
   private readonly queue: string[] = [];
   private head = 0;
   private readonly dirty = new Set<string>();
@@ -36,6 +44,7 @@ export class RateLimitingQueue {
     this.name = opts.name;
     this.baseDelay = opts.baseDelay ?? 5;
     this.maxDelay = opts.maxDelay ?? 1_000_000;
+    this.limiter = opts.limiter;
     this.process = process;
   }
 
@@ -100,6 +109,15 @@ export class RateLimitingQueue {
   private runOne(): void {
     this.scheduled = false;
     if (this.shuttingDown || this.len === 0) return;
+    if (this.limiter) {
+      const now = this.sim.now();
+      const at = this.limiter.readyAt(now);
+      if (at > now) {
+        this.scheduled = true;
+        this.sim.at(at, `${this.name}: process`, () => this.runOne(), 0);
+        return;
+      }
+    }
     const key = this.queue[this.head++];
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue.splice(0, this.head);

@@ -10,7 +10,10 @@ import { ScenarioRun } from '../scenario/runner.ts';
 import { bornImageSteps } from './cluster.ts';
 
 function load(name: string) {
-  return parseScenario(readFileSync(new URL(`../../content/scenarios/${name}.yaml`, import.meta.url), 'utf8'), `${name}.yaml`);
+  return parseScenario(
+    readFileSync(new URL(`../../content/scenarios/${name}.yaml`, import.meta.url), 'utf8'),
+    `${name}.yaml`,
+  );
 }
 
 function webPods(run: ScenarioRun): Pod[] {
@@ -22,9 +25,16 @@ describe('a fresh cluster', () => {
     const run = new ScenarioRun(load('apply-to-running'), { freeze: true });
     run.runUntil(0);
     const nodes = run.cluster.apiserver.peekAll<Node>('nodes');
-    expect(nodes.map((n) => n.metadata.name)).toEqual(['control-plane', 'node-1', 'node-2', 'node-3']);
+    expect(nodes.map((n) => n.metadata.name)).toEqual([
+      'control-plane',
+      'node-1',
+      'node-2',
+      'node-3',
+    ]);
     for (const n of nodes) expect(getNodeCondition(n, 'Ready')?.status).toBe('True');
-    const sys = run.cluster.apiserver.peekAll<Pod>('pods').filter((p) => p.metadata.namespace === 'kube-system');
+    const sys = run.cluster.apiserver
+      .peekAll<Pod>('pods')
+      .filter((p) => p.metadata.namespace === 'kube-system');
     expect(sys.length).toBe(4 + 4 + 2);
     for (const p of sys) expect(p.status.phase).toBe('Running');
     const out = run.cluster.kubectl('get nodes');
@@ -50,7 +60,9 @@ describe('a fresh cluster', () => {
     const down = run.cluster.kubectl('get componentstatuses');
     expect(down.exitCode).toBe(1);
     expect(down.stdout).toBe('');
-    expect(down.stderr).toBe('The connection to the server 10.0.0.10:6443 was refused - did you specify the right host or port?\n');
+    expect(down.stderr).toBe(
+      'The connection to the server 10.0.0.10:6443 was refused - did you specify the right host or port?\n',
+    );
   });
 });
 
@@ -65,15 +77,25 @@ describe('the born image', () => {
     const a = new ScenarioRun(load('apply-to-running'), { seed: 11 }).run();
     const b = new ScenarioRun(load('apply-to-running'), { seed: 12 }).run();
     expect(kubeSystem(a)).toEqual(kubeSystem(b));
-    expect(webPods(a).map((p) => p.metadata.name)).not.toEqual(webPods(b).map((p) => p.metadata.name));
+    expect(webPods(a).map((p) => p.metadata.name)).not.toEqual(
+      webPods(b).map((p) => p.metadata.name),
+    );
   });
 
   it('never draws a UID or generated name its birth drew, whatever the seed', () => {
     for (const seed of [0, 1, 2, 3]) {
       const run = new ScenarioRun(load('apply-to-running'), { seed }).run();
-      const all = (['pods', 'replicasets', 'deployments', 'services', 'endpointslices', 'nodes', 'leases'] as const).flatMap((r) =>
-        run.cluster.apiserver.peekAll(r),
-      );
+      const all = (
+        [
+          'pods',
+          'replicasets',
+          'deployments',
+          'services',
+          'endpointslices',
+          'nodes',
+          'leases',
+        ] as const
+      ).flatMap((r) => run.cluster.apiserver.peekAll(r));
       const uids = all.map((o) => o.metadata.uid);
       expect(new Set(uids).size).toBe(uids.length);
     }
@@ -82,10 +104,16 @@ describe('the born image', () => {
   it('restarts the components without new work: no kube-system Pod restarts, no new Events, node IDs kept', () => {
     const run = new ScenarioRun(load('apply-to-running'), { freeze: true });
     run.runUntil(0);
-    const events = run.cluster.apiserver.peekAll<{ lastTimestamp?: string; eventTime?: string } & Pod>('events');
-    for (const e of events) expect(parseTime(e.lastTimestamp ?? e.eventTime ?? '')).toBeLessThan(-5_000);
-    expect(events.filter((e) => (e as unknown as { reason: string }).reason === 'RegisteredNode')).toHaveLength(4);
-    for (const p of run.cluster.apiserver.peekAll<Pod>('pods')) expect(p.status.containerStatuses?.[0]?.restartCount).toBe(0);
+    const events = run.cluster.apiserver.peekAll<
+      { lastTimestamp?: string; eventTime?: string } & Pod
+    >('events');
+    for (const e of events)
+      expect(parseTime(e.lastTimestamp ?? e.eventTime ?? '')).toBeLessThan(-5_000);
+    expect(
+      events.filter((e) => (e as unknown as { reason: string }).reason === 'RegisteredNode'),
+    ).toHaveLength(4);
+    for (const p of run.cluster.apiserver.peekAll<Pod>('pods'))
+      expect(p.status.containerStatuses?.[0]?.restartCount).toBe(0);
     for (const [name, n] of run.cluster.nodes) {
       const node = run.cluster.node(name)!;
       expect(node.status.nodeInfo?.bootID).toBe(n.runtime.bootID);
@@ -98,7 +126,9 @@ describe('the born image', () => {
   it('lets kubectl and the components change born objects without writing to them (in freeze mode a write throws)', () => {
     const run = new ScenarioRun(load('apply-to-running'), { freeze: true });
     run.runUntil(0);
-    const coredns = run.cluster.apiserver.peekAll<Pod>('pods').find((p) => p.metadata.name.startsWith('coredns-'))!;
+    const coredns = run.cluster.apiserver
+      .peekAll<Pod>('pods')
+      .find((p) => p.metadata.name.startsWith('coredns-'))!;
     for (const line of [
       'label nodes node-1 disktype=ssd',
       'taint nodes node-3 k=v:NoSchedule',
@@ -112,26 +142,48 @@ describe('the born image', () => {
       expect(run.cluster.kubectl(line).exitCode, line).toBe(0);
     run.cluster.fault('node-down', 'node-3');
     run.runUntil(600_000);
-    expect(run.cluster.kubectl('get deployment coredns -n kube-system').stdout).toMatch(/coredns\s+3\/3\s/);
+    expect(run.cluster.kubectl('get deployment coredns -n kube-system').stdout).toMatch(
+      /coredns\s+3\/3\s/,
+    );
   });
 
-  it('keeps one run\'s changes to born objects out of every other run', () => {
+  it("keeps one run's changes to born objects out of every other run", () => {
     const a = new ScenarioRun(load('apply-to-running'));
     a.runUntil(0);
     expect(a.cluster.kubectl('label nodes node-1 disktype=ssd').exitCode).toBe(0);
-    expect(a.cluster.kubectl('scale deployment coredns -n kube-system --replicas=3').exitCode).toBe(0);
+    expect(a.cluster.kubectl('scale deployment coredns -n kube-system --replicas=3').exitCode).toBe(
+      0,
+    );
     a.runUntil(30_000);
     const b = new ScenarioRun(load('apply-to-running'));
     b.runUntil(0);
     expect(b.cluster.node('node-1')!.metadata.labels?.disktype).toBeUndefined();
-    expect(b.cluster.kubectl('get deployment coredns -n kube-system').stdout).toMatch(/coredns\s+2\/2\s/);
+    expect(b.cluster.kubectl('get deployment coredns -n kube-system').stdout).toMatch(
+      /coredns\s+2\/2\s/,
+    );
   });
 
   it('can be born in slices with pauses between them, giving the runs an image made at once gives', () => {
     const sc = load('apply-to-running');
-    const shape = { ...sc, cluster: { ...sc.cluster, nodes: [{ name: 'sliced-1', cpu: '4', memory: '8Gi', pods: 110, labels: {}, taints: [], images: [] }] } };
+    const shape = {
+      ...sc,
+      cluster: {
+        ...sc.cluster,
+        nodes: [
+          {
+            name: 'sliced-1',
+            cpu: '4',
+            memory: '8Gi',
+            pods: 110,
+            labels: {},
+            taints: [],
+            images: [],
+          },
+        ],
+      },
+    };
     let pauses = 0;
-    for (const steps = bornImageSteps(shape.cluster); !steps.next().done; ) pauses++;
+    for (const steps = bornImageSteps(shape.cluster); !steps.next().done;) pauses++;
     expect(pauses).toBeGreaterThan(5);
     // Runs in freeze mode have an image of their own, made at once when the first one starts.
     const sliced = new ScenarioRun(shape, { seed: 3 }).run();
@@ -141,7 +193,24 @@ describe('the born image', () => {
 
   it('is not used for clusters over 64 nodes: those are born in their own run, with its seed', () => {
     const sc = load('apply-to-running');
-    const big = { ...sc, cluster: { ...sc.cluster, nodes: [{ namePrefix: 'worker-', count: 65, cpu: '4', memory: '8Gi', pods: 110, labels: {}, taints: [], images: [] }] } };
+    const big = {
+      ...sc,
+      cluster: {
+        ...sc.cluster,
+        nodes: [
+          {
+            namePrefix: 'worker-',
+            count: 65,
+            cpu: '4',
+            memory: '8Gi',
+            pods: 110,
+            labels: {},
+            taints: [],
+            images: [],
+          },
+        ],
+      },
+    };
     const a = new ScenarioRun(big, { seed: 1 });
     const b = new ScenarioRun(big, { seed: 2 });
     a.runUntil(0);
@@ -159,17 +228,28 @@ describe('kubectl apply to Running', () => {
     for (const p of pods) {
       expect(p.status.phase).toBe('Running');
       expect(getPodCondition(p, 'Ready')?.status).toBe('True');
-      expect(p.metadata.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]+-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
-      expect(p.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'ReplicaSet', controller: true });
+      expect(p.metadata.name).toMatch(
+        /^web-[bcdfghjklmnpqrstvwxz2456789]+-[bcdfghjklmnpqrstvwxz2456789]{5}$/,
+      );
+      expect(p.metadata.ownerReferences?.[0]).toMatchObject({
+        kind: 'ReplicaSet',
+        controller: true,
+      });
     }
     const trace = run.cluster.sim.trace;
-    const creates = trace.filter((e) => e.kind === 'request' && e.verb === 'create' && e.resource === 'pods' && e.code === 201);
+    const creates = trace.filter(
+      (e) => e.kind === 'request' && e.verb === 'create' && e.resource === 'pods' && e.code === 201,
+    );
     expect(new Set(creates.map((e) => e.from))).toEqual(new Set(['replicaset-controller']));
-    const binds = trace.filter((e) => e.kind === 'request' && e.resource === 'pods/binding' && e.code === 201);
+    const binds = trace.filter(
+      (e) => e.kind === 'request' && e.resource === 'pods/binding' && e.code === 201,
+    );
     expect(binds).toHaveLength(3);
     expect(new Set(binds.map((e) => e.from))).toEqual(new Set(['kube-scheduler']));
     // Only kube-apiserver talks to etcd.
-    expect(new Set(trace.filter((e) => e.to === 'etcd').map((e) => e.from))).toEqual(new Set(['kube-apiserver']));
+    expect(new Set(trace.filter((e) => e.to === 'etcd').map((e) => e.from))).toEqual(
+      new Set(['kube-apiserver']),
+    );
   });
 });
 
@@ -184,20 +264,33 @@ describe('node failure', () => {
     run.runUntil(sc.until);
     const changes = run.cluster.apiserver.changes;
     const unknownAt = changes.find(
-      (c) => c.resource === 'nodes' && c.object.metadata.name === 'node-1' && getNodeCondition(c.object as Node, 'Ready')?.status === 'Unknown',
+      (c) =>
+        c.resource === 'nodes' &&
+        c.object.metadata.name === 'node-1' &&
+        getNodeCondition(c.object as Node, 'Ready')?.status === 'Unknown',
     )!.t;
     expect(unknownAt).toBeGreaterThanOrEqual(60 + 40);
     expect(unknownAt).toBeLessThanOrEqual(60 + 50 + 5);
     const node = run.cluster.node('node-1')!;
-    expect(getNodeCondition(node, 'Ready')).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
-    expect(node.spec.taints?.map((t) => `${t.key}:${t.effect}`)).toContain('node.kubernetes.io/unreachable:NoExecute');
+    expect(getNodeCondition(node, 'Ready')).toMatchObject({
+      status: 'Unknown',
+      reason: 'NodeStatusUnknown',
+      message: 'Kubelet stopped posting node status.',
+    });
+    expect(node.spec.taints?.map((t) => `${t.key}:${t.effect}`)).toContain(
+      'node.kubernetes.io/unreachable:NoExecute',
+    );
     expect(run.cluster.kubectl('get nodes').stdout).toMatch(/node-1\s+NotReady/);
     {
-      const deleted = changes.find((c) => c.object.metadata.uid === victim.metadata.uid && c.object.metadata.deletionTimestamp)!;
+      const deleted = changes.find(
+        (c) => c.object.metadata.uid === victim.metadata.uid && c.object.metadata.deletionTimestamp,
+      )!;
       expect(deleted.t - unknownAt).toBeGreaterThanOrEqual(299);
       expect(deleted.t - unknownAt).toBeLessThanOrEqual(306);
       const now = webPods(run);
-      const running = now.filter((p) => p.status.phase === 'Running' && !p.metadata.deletionTimestamp);
+      const running = now.filter(
+        (p) => p.status.phase === 'Running' && !p.metadata.deletionTimestamp,
+      );
       expect(running).toHaveLength(3);
       expect(running.every((p) => p.spec.nodeName !== 'node-1')).toBe(true);
       const fresh = running.filter((p) => !before.has(p.metadata.uid));
@@ -205,7 +298,10 @@ describe('node failure', () => {
       // The old Pod is never moved: it stays Terminating on the unreachable node.
       const old = now.find((p) => p.metadata.uid === victim.metadata.uid)!;
       expect(old.spec.nodeName).toBe('node-1');
-      expect(getPodCondition(old, 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'DeletionByTaintManager' });
+      expect(getPodCondition(old, 'DisruptionTarget')).toMatchObject({
+        status: 'True',
+        reason: 'DeletionByTaintManager',
+      });
       expect(parseTime(old.metadata.deletionTimestamp!)).toBeGreaterThan(0);
     }
   });
@@ -215,7 +311,9 @@ describe('rolling update', () => {
   it('creates a new ReplicaSet, keeps within maxSurge and maxUnavailable, and rolls back', () => {
     const sc = load('rolling-update');
     const run = new ScenarioRun(sc, { freeze: true }).run();
-    const rs = run.cluster.apiserver.peekAll<ReplicaSet>('replicasets').filter((r) => r.metadata.name.startsWith('web-'));
+    const rs = run.cluster.apiserver
+      .peekAll<ReplicaSet>('replicasets')
+      .filter((r) => r.metadata.name.startsWith('web-'));
     expect(rs).toHaveLength(2);
     const outputs = run.outputs.map((o) => `${o.command}\n${o.stdout}${o.stderr}`).join('\n');
     expect(outputs).toContain('deployment.apps/web image updated');
@@ -238,11 +336,15 @@ describe('partition', () => {
     {
       expect(ps.stdout).toContain(victim.metadata.name);
       expect(ps.stdout).toMatch(/Running\s+nginx/);
-      expect(run.cluster.kubectl('get pods').stdout).toMatch(new RegExp(`${victim.metadata.name}\\s+1/1\\s+Terminating`));
+      expect(run.cluster.kubectl('get pods').stdout).toMatch(
+        new RegExp(`${victim.metadata.name}\\s+1/1\\s+Terminating`),
+      );
     }
     run.runUntil(sc.until);
     const pods = webPods(run);
-    expect(pods.filter((p) => p.status.phase === 'Running' && !p.metadata.deletionTimestamp)).toHaveLength(3);
+    expect(
+      pods.filter((p) => p.status.phase === 'Running' && !p.metadata.deletionTimestamp),
+    ).toHaveLength(3);
     // After heal the kubelet finishes the deletion: the old Pod object is gone.
     expect(pods.some((p) => p.metadata.uid === victim.metadata.uid)).toBe(false);
   });
@@ -255,5 +357,34 @@ describe('broken images', () => {
     expect(at20.stdout).toMatch(/^api-\S+\s+0\/1\s+ImagePullBackOff\s+0\s+20s$/m);
     expect(at20.stdout).toMatch(/^worker-\S+\s+0\/1\s+CrashLoopBackOff\s+1 \(\d+s ago\)\s+20s$/m);
     expect(at120.stdout).toMatch(/^worker-\S+\s+0\/1\s+\S+\s+[3-6] \(\d+s ago\)\s+2m$/m);
+  });
+});
+
+describe('client rate limits', () => {
+  const scenario = (settings: string) =>
+    parseScenario(
+      `name: rate\nseed: 1\nuntil: 2m\ncluster:\n  settings:\n${settings}steps:\n  - at: 0s\n    apply: |\n      apiVersion: apps/v1\n      kind: ReplicaSet\n      metadata:\n        name: many\n      spec:\n        replicas: 1000\n        selector:\n          matchLabels:\n            app: many\n        template:\n          metadata:\n            labels:\n              app: many\n          spec:\n            containers:\n              - name: app\n                image: registry.k8s.io/pause:3.10\n`,
+      'rate.yaml',
+    );
+  const podsAt = (settings: string, times: number[]) => {
+    const run = new ScenarioRun(scenario(settings), { traceLevel: 'none', recordChanges: false });
+    return times.map((t) => {
+      run.runUntil(t);
+      return run.cluster.apiserver
+        .peekAll<Pod>('pods')
+        .filter((p) => p.metadata.labels?.app === 'many').length;
+    });
+  };
+
+  it("hold the ReplicaSet controller to its client's QPS: a sync of 500 creates, then a wait for the tokens", () => {
+    // Default 20 QPS, burst 30: each sync creates burstReplicas (500) and the next waits ~24 s.
+    expect(podsAt('    {}\n', [1_000, 20_000, 30_000])).toEqual([500, 500, 1000]);
+    // Raised to 100 and 100 (scale-5000's setting): ~4 s between syncs.
+    expect(
+      podsAt(
+        '    kubeControllerManagerAPIQPS: 100\n    kubeControllerManagerAPIBurst: 100\n',
+        [1_000, 6_000],
+      ),
+    ).toEqual([500, 1000]);
   });
 });

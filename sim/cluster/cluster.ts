@@ -130,7 +130,13 @@ function bornImage(config: ClusterConfig, freeze: boolean): BornImage {
 export function* bornImageSteps(config: ClusterConfig, freeze = false): Generator<void, void> {
   const key = imageKey(config, freeze);
   if (bornImages.has(key) || planNodes(config).length > MAX_IMAGED_NODES) return;
-  const born = new Cluster({ seed: BIRTH_SEED, config, traceLevel: 'none', recordChanges: false, imageOnly: true });
+  const born = new Cluster({
+    seed: BIRTH_SEED,
+    config,
+    traceLevel: 'none',
+    recordChanges: false,
+    imageOnly: true,
+  });
   yield* untilInSlices(BIRTH_MS, IMAGE_MS, (t) => born.sim.runUntil(t));
   if (bornImages.has(key)) return;
   const etcd = born.etcd.image();
@@ -141,7 +147,12 @@ export function* bornImageSteps(config: ClusterConfig, freeze = false): Generato
       if (freeze) deepFreeze(kv);
       const o = kv.value as Node | Pod;
       if (o.kind === 'Node') nodes.set(o.metadata.name, o);
-      else if (o.kind === 'Pod' && o.spec.nodeName && o.status?.phase === 'Running' && !o.metadata.deletionTimestamp) {
+      else if (
+        o.kind === 'Pod' &&
+        o.spec.nodeName &&
+        o.status?.phase === 'Running' &&
+        !o.metadata.deletionTimestamp
+      ) {
         const list = running.get(o.spec.nodeName) ?? [];
         list.push(o);
         running.set(o.spec.nodeName, list);
@@ -157,7 +168,11 @@ interface NodePlan {
   memory: string;
   pods: number;
   labels: Record<string, string>;
-  taints: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
+  taints: {
+    key: string;
+    value?: string;
+    effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  }[];
   images: string[];
 }
 
@@ -168,14 +183,27 @@ function planNodes(config: ClusterConfig): NodePlan[] {
       cpu: '4',
       memory: '8Gi',
       pods: 110,
-      labels: { 'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': '' },
+      labels: {
+        'node-role.kubernetes.io/control-plane': '',
+        'node.kubernetes.io/exclude-from-external-load-balancers': '',
+      },
       taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
       images: [],
     },
   ];
   for (const n of config.nodes) {
-    const names = 'name' in n ? [n.name] : Array.from({ length: n.count }, (_, i) => `${n.namePrefix}${i + 1}`);
-    for (const name of names) plan.push({ name, cpu: n.cpu, memory: n.memory, pods: n.pods, labels: n.labels, taints: n.taints, images: n.images });
+    const names =
+      'name' in n ? [n.name] : Array.from({ length: n.count }, (_, i) => `${n.namePrefix}${i + 1}`);
+    for (const name of names)
+      plan.push({
+        name,
+        cpu: n.cpu,
+        memory: n.memory,
+        pods: n.pods,
+        labels: n.labels,
+        taints: n.taints,
+        images: n.images,
+      });
   }
   return plan;
 }
@@ -212,16 +240,29 @@ export class Cluster {
 
   constructor(opts: ClusterOptions) {
     const plan = planNodes(opts.config);
-    const image = opts.imageOnly || plan.length > MAX_IMAGED_NODES ? undefined : bornImage(opts.config, opts.freeze ?? false);
-    this.sim = new Simulation({ seed: opts.seed, settings: opts.config.settings, traceLevel: 'none', stream: opts.imageOnly ? 'birth' : undefined });
+    const image =
+      opts.imageOnly || plan.length > MAX_IMAGED_NODES
+        ? undefined
+        : bornImage(opts.config, opts.freeze ?? false);
+    this.sim = new Simulation({
+      seed: opts.seed,
+      settings: opts.config.settings,
+      traceLevel: 'none',
+      stream: opts.imageOnly ? 'birth' : undefined,
+    });
     this.sim.clock.nowMs = image ? IMAGE_MS : BIRTH_MS;
     this.apiserver = new KubeAPIServer(this.sim, this.etcd);
     this.apiserver.freeze = opts.freeze ?? false;
     this.apiserver.recordChanges = false;
     this.apiserver.address = `${boot.nodeIP(0)}:6443`;
     this.images = new ImageCatalog(opts.config.images);
-    const client = (user: string) => new Client(this.apiserver, user);
-    this.kubectlClient = client('kubectl');
+    const st = this.sim.settings;
+    const kcm = { qps: st.kubeControllerManagerAPIQPS, burst: st.kubeControllerManagerAPIBurst };
+    const client = (user: string) => new Client(this.apiserver, user, kcm);
+    // kubectl's clients keep rest.Config's defaults, QPS 5 and burst 10 (client-go rest
+    // DefaultQPS/DefaultBurst; kubectl raises only its discovery client's, to 50 and 300:
+    // staging/src/k8s.io/kubectl/pkg/cmd/cmd.go defaultConfigFlags).
+    this.kubectlClient = new Client(this.apiserver, 'kubectl', { qps: 5, burst: 10 });
 
     if (image) {
       this.etcd.load(image.etcd);
@@ -230,8 +271,15 @@ export class Cluster {
     // Simplification: kube-scheduler and kube-controller-manager run without leader election, and
     // kube-apiserver without its identity lease, so kube-system has none of their Leases (upstream
     // they are renewed every 2 s: client-go tools/leaderelection, pkg/controlplane/apiserver).
-    this.scheduler = new Scheduler(this.sim, client(Scheduler.NAME));
+    // kube-scheduler builds a second clientset for its events (cmd/kube-scheduler/app/options
+    // createClients), so Events do not take the bindings' tokens.
+    const sched = { qps: st.kubeSchedulerAPIQPS, burst: st.kubeSchedulerAPIBurst };
+    this.scheduler = new Scheduler(this.sim, new Client(this.apiserver, Scheduler.NAME, sched), {
+      eventClient: new Client(this.apiserver, Scheduler.NAME, sched),
+    });
     // kube-controller-manager's controllers share its informers (one list and watch per resource).
+    // Each controller, and the shared informers, has its own client and so its own token bucket
+    // (cmd/kube-controller-manager/app: ClientBuilder.ClientOrDie(name) per controller).
     // Simplification: only these seven of its controllers run; among those left out, the TTL
     // controller would annotate every Node with node.alpha.kubernetes.io/ttl ("0" below 100
     // nodes) and the DaemonSet controller would keep kube-proxy's DaemonSet status current.
@@ -239,7 +287,12 @@ export class Cluster {
     this.controllers = [
       new DeploymentController(this.sim, client(DeploymentController.NAME), informers),
       new ReplicaSetController(this.sim, client(ReplicaSetController.NAME), informers),
-      new NodeLifecycleController(this.sim, client(NodeLifecycleController.NAME), { quietRegistration: !!image }, informers),
+      new NodeLifecycleController(
+        this.sim,
+        client(NodeLifecycleController.NAME),
+        { quietRegistration: !!image },
+        informers,
+      ),
       new TaintEvictionController(this.sim, client(TaintEvictionController.NAME), informers),
       new EndpointSliceController(this.sim, client(EndpointSliceController.NAME), informers),
       new GarbageCollector(this.sim, client(GarbageCollector.NAME), informers),
@@ -268,19 +321,40 @@ export class Cluster {
 
   /** bootstrapPods creates the control plane's mirror Pods and the kube-proxy Pods of a birth. */
   private bootstrapPods(plan: NodePlan[]): void {
-    const ds = this.apiserver.get<DaemonSet>('bootstrap', 'daemonsets', 'kube-system', 'kube-proxy');
-    for (const p of boot.controlPlanePods('control-plane')) this.apiserver.create('bootstrap', 'pods', p);
+    const ds = this.apiserver.get<DaemonSet>(
+      'bootstrap',
+      'daemonsets',
+      'kube-system',
+      'kube-proxy',
+    );
+    for (const p of boot.controlPlanePods('control-plane'))
+      this.apiserver.create('bootstrap', 'pods', p);
     for (const p of plan) this.apiserver.create('bootstrap', 'pods', boot.kubeProxyPod(ds, p.name));
 
     // Simplification: there is no DaemonSet controller, so kube-proxy's DaemonSet status is
     // written once at birth (one Pod per node, all ready by time 0), and not kept up
     // to date when nodes fail. Upstream: pkg/controller/daemon/daemon_controller.go updateDaemonSetStatus.
-    const settled = this.apiserver.get<DaemonSet>('bootstrap', 'daemonsets', 'kube-system', 'kube-proxy');
+    const settled = this.apiserver.get<DaemonSet>(
+      'bootstrap',
+      'daemonsets',
+      'kube-system',
+      'kube-proxy',
+    );
     const n = plan.length;
     this.apiserver.update<DaemonSet>(
       'bootstrap',
       'daemonsets',
-      { ...settled, status: { currentNumberScheduled: n, desiredNumberScheduled: n, numberReady: n, numberMisscheduled: 0, numberAvailable: n, updatedNumberScheduled: n } },
+      {
+        ...settled,
+        status: {
+          currentNumberScheduled: n,
+          desiredNumberScheduled: n,
+          numberReady: n,
+          numberMisscheduled: 0,
+          numberAvailable: n,
+          updatedNumberScheduled: n,
+        },
+      },
       'status',
     );
   }
@@ -296,7 +370,13 @@ export class Cluster {
       cp.runtime.running &&
       cp.runtime
         .listContainers()
-        .some((c) => c.podNamespace === 'kube-system' && c.podName === `${component}-${cp.name}` && c.metadata.name === component && c.state === 'CONTAINER_RUNNING');
+        .some(
+          (c) =>
+            c.podNamespace === 'kube-system' &&
+            c.podName === `${component}-${cp.name}` &&
+            c.metadata.name === component &&
+            c.state === 'CONTAINER_RUNNING',
+        );
     const apiDown = this.apiserverFault || !running('kube-apiserver');
     const etcdDown = this.etcdFault || !running('etcd');
     if (apiDown === this.apiserver.down && etcdDown === this.etcd.down) return;
@@ -328,32 +408,59 @@ export class Cluster {
         'registry.k8s.io/pause:3.10',
         `registry.k8s.io/kube-proxy:${boot.KUBERNETES_VERSION}`,
         ...(index === 0
-          ? boot.controlPlanePods(p.name).map((x) => x.spec.containers[0].image).concat('registry.k8s.io/coredns/coredns:v1.12.1')
+          ? boot
+              .controlPlanePods(p.name)
+              .map((x) => x.spec.containers[0].image)
+              .concat('registry.k8s.io/coredns/coredns:v1.12.1')
           : []),
       ],
     });
     // kubeadm creates /etc/kubernetes/manifests on every node; only the control plane's holds files.
     const fs = new NodeFilesystem();
-    for (const dir of ['/root', '/tmp', boot.MANIFESTS_DIR]) fs.mkdir(dir, dir === '/tmp' ? 0o1777 : dir === '/root' ? 0o700 : 0o755, BIRTH_MS);
+    for (const dir of ['/root', '/tmp', boot.MANIFESTS_DIR])
+      fs.mkdir(dir, dir === '/tmp' ? 0o1777 : dir === '/root' ? 0o700 : 0o755, BIRTH_MS);
     if (index === 0)
-      for (const m of manifestTexts(p.name)) fs.writeFile(`${boot.MANIFESTS_DIR}/${m.file}`, m.text, 0o600, BIRTH_MS);
-    const kubelet = new Kubelet(this.sim, new Client(this.apiserver, `kubelet@${p.name}`), {
-      nodeName: p.name,
-      cpu: p.cpu,
-      memory: p.memory,
-      pods: p.pods,
-      labels: p.labels,
-      taints: p.taints,
-      podCIDR: cidr,
-      internalIP: ip,
-      runtime,
-      // Simplification: only the control plane's kubelet reads a static Pod directory; the
-      // workers' is empty and stays so (node commands cannot copy files between machines).
-      ...(index === 0 ? { staticPodPath: boot.MANIFESTS_DIR, files: fs } : {}),
-    });
+      for (const m of manifestTexts(p.name))
+        fs.writeFile(`${boot.MANIFESTS_DIR}/${m.file}`, m.text, 0o600, BIRTH_MS);
+    const kubeletLimits = {
+      qps: this.sim.settings.kubeletAPIQPS,
+      burst: this.sim.settings.kubeletAPIBurst,
+    };
+    const kubelet = new Kubelet(
+      this.sim,
+      new Client(this.apiserver, `kubelet@${p.name}`, kubeletLimits),
+      {
+        nodeName: p.name,
+        cpu: p.cpu,
+        memory: p.memory,
+        pods: p.pods,
+        labels: p.labels,
+        taints: p.taints,
+        podCIDR: cidr,
+        internalIP: ip,
+        runtime,
+        // Simplification: only the control plane's kubelet reads a static Pod directory; the
+        // workers' is empty and stays so (node commands cannot copy files between machines).
+        ...(index === 0 ? { staticPodPath: boot.MANIFESTS_DIR, files: fs } : {}),
+      },
+    );
     const clusterCIDR = boot.clusterCIDR(total);
     const proxy = this.newProxy(p.name, ip, clusterCIDR);
-    this.nodes.set(p.name, { name: p.name, index, ip, kubelet, runtime, cni, proxy, clusterCIDR, power: true, partitioned: false, fs, bootedAt: BIRTH_MS, kubeletChangedAt: BIRTH_MS });
+    this.nodes.set(p.name, {
+      name: p.name,
+      index,
+      ip,
+      kubelet,
+      runtime,
+      cni,
+      proxy,
+      clusterCIDR,
+      power: true,
+      partitioned: false,
+      fs,
+      bootedAt: BIRTH_MS,
+      kubeletChangedAt: BIRTH_MS,
+    });
     const stored = image?.nodes.get(p.name);
     if (stored) {
       // The machine has been up since birth: its IDs are the Node's, its containers run.
@@ -365,12 +472,17 @@ export class Cluster {
   }
 
   private newProxy(node: string, ip: string, clusterCIDR: string): KubeProxy {
-    return new KubeProxy(this.sim, new Client(this.apiserver, `kube-proxy@${node}`), {
-      nodeName: node,
-      nodeIP: ip,
-      clusterCIDR,
-      iptables: new NodeIptables(node),
-    });
+    // KubeProxyConfiguration clientConnection: qps 5, burst 10 (pkg/proxy/apis/config/v1alpha1).
+    return new KubeProxy(
+      this.sim,
+      new Client(this.apiserver, `kube-proxy@${node}`, { qps: 5, burst: 10 }),
+      {
+        nodeName: node,
+        nodeIP: ip,
+        clusterCIDR,
+        iptables: new NodeIptables(node),
+      },
+    );
   }
 
   /** runUntil advances virtual time to t (ms). */
@@ -398,7 +510,8 @@ export class Cluster {
         kubelet: (name) => {
           const n = this.nodes.get(name);
           if (!n) return { ip: '', dialError: 'connect: no route to host' };
-          if (!n.power || n.partitioned) return { ip: n.ip, dialError: 'connect: no route to host' };
+          if (!n.power || n.partitioned)
+            return { ip: n.ip, dialError: 'connect: no route to host' };
           if (!n.kubelet.isRunning) return { ip: n.ip, dialError: 'connect: connection refused' };
           return { ip: n.ip };
         },
@@ -406,7 +519,13 @@ export class Cluster {
       line,
       stdin,
     );
-    this.sim.record({ kind: 'command', from: 'kubectl', to: 'kube-apiserver', command: `kubectl ${line}`, exitCode: out.exitCode });
+    this.sim.record({
+      kind: 'command',
+      from: 'kubectl',
+      to: 'kube-apiserver',
+      command: `kubectl ${line}`,
+      exitCode: out.exitCode,
+    });
     return out;
   }
 
@@ -416,8 +535,18 @@ export class Cluster {
    */
   exec(node: string, line: string): CommandOutput {
     const n = this.nodes.get(node);
-    if (!n) return { stdout: '', stderr: `ssh: Could not resolve hostname ${node}: Name or service not known\n`, exitCode: 255 };
-    if (!n.power) return { stdout: '', stderr: `ssh: connect to host ${n.ip} port 22: No route to host\n`, exitCode: 255 };
+    if (!n)
+      return {
+        stdout: '',
+        stderr: `ssh: Could not resolve hostname ${node}: Name or service not known\n`,
+        exitCode: 255,
+      };
+    if (!n.power)
+      return {
+        stdout: '',
+        stderr: `ssh: connect to host ${n.ip} port 22: No route to host\n`,
+        exitCode: 255,
+      };
     const now = () => this.sim.now();
     const out = runShell(
       {
@@ -443,7 +572,13 @@ export class Cluster {
       },
       line.trim(),
     );
-    this.sim.record({ kind: 'command', from: `shell@${node}`, to: `shell@${node}`, command: line, exitCode: out.exitCode });
+    this.sim.record({
+      kind: 'command',
+      from: `shell@${node}`,
+      to: `shell@${node}`,
+      command: line,
+      exitCode: out.exitCode,
+    });
     return out;
   }
 

@@ -1,6 +1,8 @@
 // Upstream defaults the simulator reproduces, and the latencies it models. Every default names
 // its upstream source; every latency is a Simplification (real latencies vary with hardware).
 
+import { parseDuration } from './clock.ts';
+
 export interface Settings {
   /** kubelet nodeStatusUpdateFrequency (KubeletConfiguration, default 10s). */
   nodeStatusUpdateFrequency: number;
@@ -38,6 +40,20 @@ export interface Settings {
   /** kubelet image pull and crash-loop back-off: 10s doubling to 300s (MaxContainerBackOff). */
   backOffInitial: number;
   backOffMax: number;
+  /**
+   * Client rate limits (rest.Config QPS and Burst, client-go util/flowcontrol/throttle.go), one
+   * bucket per client. kube-controller-manager --kube-api-qps 20 and --kube-api-burst 30
+   * (cmd/kube-controller-manager/app/options, GenericControllerManagerConfiguration defaults);
+   * each of its controllers has its own client and so its own bucket (ClientBuilder.ClientOrDie).
+   */
+  kubeControllerManagerAPIQPS: number;
+  kubeControllerManagerAPIBurst: number;
+  /** kube-scheduler clientConnection qps 50 and burst 100 (KubeSchedulerConfiguration defaults). */
+  kubeSchedulerAPIQPS: number;
+  kubeSchedulerAPIBurst: number;
+  /** kubelet kubeAPIQPS 50 and kubeAPIBurst 100 (KubeletConfiguration defaults since v1.27). */
+  kubeletAPIQPS: number;
+  kubeletAPIBurst: number;
   /** Simplification: watch delivery latency from kube-apiserver to a watcher. */
   watchLatency: number;
   /** Simplification: CRI RunPodSandbox duration (including the CNI ADD). */
@@ -68,6 +84,12 @@ export const defaultSettings: Settings = {
   percentageOfNodesToScore: 0,
   burstReplicas: 500,
   maxEndpointsPerSlice: 100,
+  kubeControllerManagerAPIQPS: 20,
+  kubeControllerManagerAPIBurst: 30,
+  kubeSchedulerAPIQPS: 50,
+  kubeSchedulerAPIBurst: 100,
+  kubeletAPIQPS: 50,
+  kubeletAPIBurst: 100,
   iptablesMinSyncPeriod: 1_000,
   iptablesSyncPeriod: 30_000,
   backOffInitial: 10_000,
@@ -101,3 +123,32 @@ export const durationSettings = new Set<keyof Settings>([
   'imagePullBaseLatency',
   'containerStopLatency',
 ]);
+
+/** qpsSettings are the client QPS settings: a number of requests per second above 0. */
+export const qpsSettings = new Set<keyof Settings>([
+  'kubeControllerManagerAPIQPS',
+  'kubeSchedulerAPIQPS',
+  'kubeletAPIQPS',
+]);
+
+/** burstSettings are the client Burst settings: a whole number of requests, at least 1. */
+export const burstSettings = new Set<keyof Settings>([
+  'kubeControllerManagerAPIBurst',
+  'kubeSchedulerAPIBurst',
+  'kubeletAPIBurst',
+]);
+
+/**
+ * settingExpectation says what a setting's value must be when v is not that, else undefined:
+ * a duration, a number, a QPS above 0 or a burst of at least 1.
+ */
+export function settingExpectation(key: keyof Settings, v: string | number): string | undefined {
+  if (durationSettings.has(key))
+    return parseDuration(v) === undefined ? 'a duration such as 40s' : undefined;
+  if (typeof v !== 'number') return 'a number';
+  if (qpsSettings.has(key) && !(v > 0))
+    return 'a number of requests per second above 0, such as 20';
+  if (burstSettings.has(key) && !(Number.isInteger(v) && v >= 1))
+    return 'a whole number of requests of at least 1, such as 30';
+  return undefined;
+}

@@ -17,6 +17,11 @@ export interface RequestEntry extends TraceBase {
   verb: 'create' | 'get' | 'list' | 'watch' | 'update' | 'patch' | 'delete';
   /** resource with subresource, e.g. "pods", "pods/binding", "pods/status", "nodes/status". */
   resource: string;
+  /**
+   * group is the API group the request went to when a resource is served by two (the Events of
+   * events.k8s.io/v1, stored as core/v1 Events): absent means the resource's own group.
+   */
+  group?: string;
   namespace?: string;
   name?: string;
   /** code is the HTTP status code kube-apiserver answered with. */

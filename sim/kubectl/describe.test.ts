@@ -16,6 +16,7 @@ import {
   newDeployment,
   newEndpointSlice,
   newEvent,
+  newEventV1,
   newLease,
   newNode,
   newPod,
@@ -51,12 +52,14 @@ describe('kubectl describe pod', () => {
     pod.status.qosClass = 'Burstable';
     const ref = { kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid };
     const events = [
-      newEvent(
+      newEventV1(
         ref,
         'Normal',
         'Scheduled',
+        'Binding',
         'Successfully assigned default/web-5d78c9b8f7-2xkqp to node-1',
         'default-scheduler',
+        'default-scheduler-control-plane',
         1,
       ),
       newEvent(
@@ -199,13 +202,17 @@ describe('kubectl describe pod', () => {
       conditions: [['PodScheduled', 'False', 'Unschedulable']],
     });
     pending.spec.tolerations = [];
-    const ev = newEvent(
+    // kube-scheduler's events.k8s.io/v1 series: Age is "<last observed> (xN over <eventTime>)".
+    const ev = newEventV1(
       { kind: 'Pod', name: 'pending', uid: pending.metadata.uid },
       'Warning',
       'FailedScheduling',
+      'Scheduling',
       '0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 Insufficient cpu. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.',
       'default-scheduler',
+      'default-scheduler-control-plane',
       5,
+      { count: 8, last: 305 },
     );
     const terminating = newPod('going', { node: 'node-2', ip: '10.244.2.3', deleted: 620 });
     golden(

@@ -180,7 +180,11 @@ function sortableEventTime(e: Event): number {
   return Number.isNaN(t) ? -Infinity : t;
 }
 
-/** describeEvents mirrors describe.DescribeEvents: sorted by lastTimestamp, "(xN over ...)". */
+/**
+ * describeEvents mirrors describe.DescribeEvents: sorted by lastTimestamp (events.k8s.io/v1 Events
+ * have none, so they come first), Age "(xN over ...)" from a series or the count, and no
+ * fieldPath (only `kubectl get events -o wide` shows it, as SUBOBJECT).
+ */
 export function describeEvents(w: PrefixWriter, events: Event[], now: number): void {
   if (events.length === 0) {
     w.write(0, 'Events:\t<none>\n');
@@ -197,13 +201,13 @@ export function describeEvents(w: PrefixWriter, events: Event[], now: number): v
     const firstSince = e.eventTime
       ? translateTimestampSince(e.eventTime, now)
       : translateTimestampSince(e.firstTimestamp, now);
-    const interval =
-      e.count > 1
+    const interval = e.series
+      ? `${translateTimestampSince(e.series.lastObservedTime, now)} (x${e.series.count} over ${firstSince})`
+      : (e.count ?? 0) > 1
         ? `${translateTimestampSince(e.lastTimestamp, now)} (x${e.count} over ${firstSince})`
         : firstSince;
     const source = e.source?.component || e.reportingComponent || '';
-    let message = (e.message ?? '').trim();
-    if (e.involvedObject?.fieldPath) message = `${e.involvedObject.fieldPath}: ${message}`;
+    const message = (e.message ?? '').trim();
     w.write(1, `${e.type}\t${e.reason}\t${interval}\t${source}\t${message}\n`);
   }
 }

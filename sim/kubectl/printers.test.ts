@@ -9,6 +9,7 @@ import {
   newDeployment,
   newEndpointSlice,
   newEvent,
+  newEventV1,
   newLease,
   newNode,
   newPod,
@@ -347,12 +348,14 @@ describe('kubectl get services, endpointslices, events, leases, namespaces', () 
         'deployment-controller',
         1,
       ),
-      newEvent(
+      newEventV1(
         pod,
         'Normal',
         'Scheduled',
+        'Binding',
         'Successfully assigned default/web-5d78c9b8f7-2xkqp to node-1',
         'default-scheduler',
+        'default-scheduler-control-plane',
         2,
       ),
       newEvent(
@@ -375,6 +378,20 @@ describe('kubectl get services, endpointslices, events, leases, namespaces', () 
       ),
     ];
     evs[2].source.host = 'node-1';
+    // A FailedScheduling series: LAST SEEN and COUNT come from it (printers.go printEvent).
+    evs.push(
+      newEventV1(
+        { kind: 'Pod', name: 'big', uid: 'uid-big' },
+        'Warning',
+        'FailedScheduling',
+        'Scheduling',
+        '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+        'default-scheduler',
+        'default-scheduler-control-plane',
+        300,
+        { count: 4, last: 480 },
+      ),
+    );
     golden('get-events', table('events', evs) + '\n' + table('events', evs, { wide: true }));
   });
   it('leases and namespaces', () => {

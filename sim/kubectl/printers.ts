@@ -11,6 +11,7 @@ import { formatLabels, type PrintOptions, type Table, type TableRow } from './ta
 
 export type { ColumnDefinition, PrintOptions, Table, TableRow } from './table.ts';
 export { printPod } from '../registry/core/pods/printer.ts';
+export { printEvent } from '../registry/core/events/printer.ts';
 
 /**
  * buildTable runs the row function of a resource over its objects, as the server's

@@ -518,6 +518,49 @@ export function newEvent(
   };
 }
 
+/**
+ * newEventV1 builds an Event written through events.k8s.io/v1 (as kube-scheduler writes them), in
+ * its stored form: eventTime and action, no source, firstTimestamp, lastTimestamp or count; with
+ * series when repeated (count and last observed second).
+ */
+export function newEventV1(
+  involved: Event['involvedObject'] & { name: string },
+  type: 'Normal' | 'Warning',
+  reason: string,
+  action: string,
+  note: string,
+  controller: string,
+  instance: string,
+  first: number,
+  series?: { count: number; last: number },
+): Event {
+  const e: Event = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: {
+      name: `${involved.name}.${(first * 1000).toString(16)}`,
+      namespace: involved.namespace ?? 'default',
+      uid: `uid-ev-${involved.name}-${first}`,
+      resourceVersion: '400',
+      creationTimestamp: at(first),
+    },
+    involvedObject: { apiVersion: 'v1', ...involved },
+    reason,
+    message: note,
+    source: {},
+    firstTimestamp: null,
+    lastTimestamp: null,
+    type,
+    eventTime: at(first).replace('Z', '.000000Z'),
+    action,
+    reportingComponent: controller,
+    reportingInstance: instance,
+  };
+  if (series)
+    e.series = { count: series.count, lastObservedTime: at(series.last).replace('Z', '.000000Z') };
+  return e;
+}
+
 /** newLease builds a node's Lease in kube-node-lease. */
 export function newLease(node: string, renew: number): Lease {
   return {

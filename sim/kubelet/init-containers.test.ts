@@ -161,4 +161,20 @@ describe('init containers', () => {
     expect(p.status.initContainerStatuses![0].state.running).toBeDefined();
     expect(startedAt(run, 'withsidecar', 'app')!).toBeGreaterThanOrEqual(startedAt(run, 'withsidecar', 'log-shipper')!);
   });
+
+  it("record their events against spec.initContainers{name}, the app container's against spec.containers{name}", () => {
+    const run = new ScenarioRun(scenario, { freeze: true });
+    run.runUntil(20_000);
+    const fieldPaths = (reason: string) =>
+      run.cluster.apiserver
+        .peekAll<Event>('events')
+        .filter((x) => x.involvedObject.name === 'withinit' && x.reason === reason)
+        .map((x) => x.involvedObject.fieldPath)
+        .sort();
+    const want = ['spec.containers{app}', 'spec.initContainers{migrate}', 'spec.initContainers{wait}'];
+    expect(fieldPaths('Created')).toEqual(want);
+    expect(fieldPaths('Started')).toEqual(want);
+    // The Pod's own events (Scheduled) have none.
+    expect(fieldPaths('Scheduled')).toEqual([undefined]);
+  });
 });

@@ -330,7 +330,13 @@ describe('Kubelet: starting pods', () => {
     );
     const waiting = statusHistory(t, 'typo').find((x) => x.status === 'ImagePullBackOff')!.pod
       .status.containerStatuses![0].state.waiting!;
-    expect(waiting.message).toBe('Back-off pulling image "nginx:doesnotexist"');
+    // v1.32+: the waiting message ends with the last pull's error (image_manager.go prevPullErrMsg).
+    expect(waiting.message).toBe(
+      'Back-off pulling image "nginx:doesnotexist": ErrImagePull: rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:doesnotexist": failed to resolve reference "docker.io/library/nginx:doesnotexist": docker.io/library/nginx:doesnotexist: not found',
+    );
+    // Every one of these events is about the container (pkg/kubelet/container/ref.go).
+    for (const e of ev.filter((x) => ['Pulling', 'Failed', 'BackOff'].includes(x.reason)))
+      expect(e.involvedObject.fieldPath).toBe('spec.containers{nginx}');
   });
 
   it('a crashing image ends in CrashLoopBackOff with 10s, 20s, 40s back-off and lastState', () => {
@@ -370,7 +376,10 @@ describe('Kubelet: starting pods', () => {
     expect(backoff).toMatchObject({
       type: 'Warning',
       message: `Back-off restarting failed container crashy in pod app_default(${clb.metadata.uid})`,
+      involvedObject: { fieldPath: 'spec.containers{crashy}' },
     });
+    // One Event per reason and container, its count bumped by each repeat (a PATCH).
+    expect(backoff.count).toBeGreaterThan(1);
     expect(getPod(t, 'app')!.status.containerStatuses![0].restartCount).toBeGreaterThanOrEqual(5);
     // Container GC keeps one dead instance per container.
     expect(
@@ -430,6 +439,7 @@ describe('Kubelet: deleting pods', () => {
     expect(callMethods(t, 'web').slice(-3)).toEqual(['StopContainer', 'StopPodSandbox', 'DEL']);
     const killing = events(t, 'web').find((e) => e.reason === 'Killing')!;
     expect(killing.message).toBe('Stopping container nginx');
+    expect(killing.involvedObject.fieldPath).toBe('spec.containers{nginx}');
     // The last status before deletion is terminal, and the kubelet deletes with grace 0 and a UID precondition.
     const h = statusHistory(t, 'web');
     const last = h[h.length - 2].pod;

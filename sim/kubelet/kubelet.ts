@@ -406,9 +406,9 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
     }) as unknown as (...a: A) => void;
   }
 
-  /** event records an Event about a pod (source kubelet, host = node). */
-  event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.recorder?.event(pod, type, reason, message);
+  /** event records an Event about a pod, or one of its containers (fieldPath), source kubelet, host = node. */
+  event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void {
+    this.recorder?.event(pod, type, reason, message, fieldPath);
   }
 
   // nodeEvent records an Event about the Node (upstream's nodeRef has UID = node name).

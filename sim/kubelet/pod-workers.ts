@@ -20,6 +20,7 @@ import type { Simulation, TimerHandle } from '../engine/simulation.ts';
 import type { ContainerRuntime, CRIContainer, PodSandbox } from '../runtime/container-runtime.ts';
 import type { Backoff } from './backoff.ts';
 import type { ImageManager } from './image-manager.ts';
+import { containerFieldPath } from './container-ref.ts';
 import {
   CrashLoopBackOff,
   CreateContainerError,
@@ -47,7 +48,8 @@ export interface PodWorkersHost {
   readonly hostIP: string;
   /** podLogs is /var/log/pods: the last container attempt per pod and container; survives reboots. */
   readonly podLogs: Map<string, Map<string, number>>;
-  event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /** event records an Event about pod; fieldPath names the container it is about, if any. */
+  event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void;
   guard<A extends unknown[]>(fn: (...a: A) => void): (...a: A) => void;
   alive(): boolean;
   /** relistTime is the next PLEG relist tick (strictly after now). */
@@ -451,6 +453,8 @@ export class PodWorkers {
     const pod = w.pod;
     const uid = w.uid;
     const now = sim.now();
+    // Every event below is about the container (kubecontainer.GenerateContainerRef).
+    const ref = containerFieldPath(pod, spec.name);
     if (prev && prev.state === 'CONTAINER_EXITED') {
       const finished = prev.finishedAt ?? now;
       const cb = this.host.crashBackoff;
@@ -460,6 +464,7 @@ export class PodWorkers {
           'Warning',
           'BackOff',
           `Back-off restarting failed container ${spec.name} in pod ${formatPod(pod)}`,
+          ref,
         );
         this.setReason(w, spec.name, {
           reason: CrashLoopBackOff,
@@ -477,7 +482,7 @@ export class PodWorkers {
       this.host.guard((fail, _imageRef) => {
         w.inPull = false;
         if (fail) {
-          this.host.event(pod, 'Warning', 'Failed', `Error: ${fail.reason}`);
+          this.host.event(pod, 'Warning', 'Failed', `Error: ${fail.reason}`, ref);
           this.setReason(w, spec.name, fail);
           if (fail.retryAt !== undefined) w.retryAt = Math.min(w.retryAt, fail.retryAt);
           return failed();
@@ -491,7 +496,7 @@ export class PodWorkers {
           { name: spec.name, attempt, image: spec.image, command: spec.command, args: spec.args },
           this.host.guard((err, id) => {
             if (err) {
-              this.host.event(pod, 'Warning', 'Failed', `Error: ${err}`);
+              this.host.event(pod, 'Warning', 'Failed', `Error: ${err}`, ref);
               this.setReason(w, spec.name, { reason: CreateContainerError, message: err });
               w.retryAt = Math.min(w.retryAt, sim.now() + backOffPeriod);
               return failed();
@@ -500,17 +505,17 @@ export class PodWorkers {
             if (!logsByName) this.host.podLogs.set(uid, (logsByName = new Map()));
             logsByName.set(spec.name, attempt);
             w.changed = true;
-            this.host.event(pod, 'Normal', 'Created', containerMessages(spec.name).created);
+            this.host.event(pod, 'Normal', 'Created', containerMessages(spec.name).created, ref);
             runtime.startContainer(
               name,
               id,
               this.host.guard((err2) => {
                 if (err2) {
-                  this.host.event(pod, 'Warning', 'Failed', `Error: ${err2}`);
+                  this.host.event(pod, 'Warning', 'Failed', `Error: ${err2}`, ref);
                   this.setReason(w, spec.name, { reason: RunContainerError, message: err2 });
                   return failed();
                 }
-                this.host.event(pod, 'Normal', 'Started', containerMessages(spec.name).started);
+                this.host.event(pod, 'Normal', 'Started', containerMessages(spec.name).started, ref);
                 this.clearReason(w, spec.name);
                 if (prev) this.host.pruneContainers(uid);
                 next();
@@ -538,6 +543,7 @@ export class PodWorkers {
           'Normal',
           'Killing',
           message ?? `Stopping container ${c.metadata.name}`,
+          containerFieldPath(w.pod, c.metadata.name),
         );
       this.host.runtime.stopContainer(
         this.host.name,

@@ -49,7 +49,12 @@ export interface GraphEdge {
   to: string;
   kind: 'requests' | 'watches' | 'calls' | 'stores';
   count: number;
-  /** label is the Mermaid edge label ("12 requests", "CRI"). */
+  /** what is what a node-local call carries ("CRI", "CNI", an iptables write); empty otherwise. */
+  what: string;
+  /**
+   * label is the Mermaid edge label, in English as the Mermaid source is ("12 requests", "CRI");
+   * figures label edges in their own language from kind, count and what.
+   */
   label: string;
 }
 
@@ -58,6 +63,8 @@ export interface ComponentGraph {
   description: string;
   nodes: GraphNode[];
   edges: GraphEdge[];
+  /** counts says whether edges are labelled with their message counts (the option). */
+  counts: boolean;
   mermaid: string;
 }
 
@@ -139,6 +146,7 @@ export function componentGraph(
       to: byName.get(e.to)!.id,
       kind: e.kind,
       count: e.count,
+      what: e.what,
       label: edgeLabel(e.kind, e.count, e.what, counts),
     }));
 
@@ -193,7 +201,7 @@ export function componentGraph(
     lines.push(
       `  ${e.from} ${e.kind === 'watches' ? '-.->' : '-->'}|${mermaidLabel(e.label)}| ${e.to}`,
     );
-  return { title, description, nodes, edges, mermaid: `${lines.join('\n')}\n` };
+  return { title, description, nodes, edges, counts, mermaid: `${lines.join('\n')}\n` };
 }
 
 function edgeLabel(kind: GraphEdge['kind'], count: number, what: string, counts: boolean): string {

@@ -10,6 +10,7 @@ import {
   SchedulingAlgorithm,
   fitErrorToMessage,
   numFeasibleNodesToFind,
+  schedulingCycleCost,
   selectHost,
 } from './schedule-one.ts';
 import { makeNode, makePod, type PodOptions } from './testing.ts';
@@ -207,5 +208,18 @@ describe('schedulePod', () => {
     const picks = Array.from({ length: 12 }, (_, s) => pick(s));
     expect(Array.from({ length: 12 }, (_, s) => pick(s))).toEqual(picks);
     expect(new Set(picks).size).toBeGreaterThan(1);
+  });
+});
+
+describe('schedulingCycleCost', () => {
+  it('grows with the nodes a cycle filters and scores', () => {
+    expect(schedulingCycleCost(3, 3)).toBeLessThan(schedulingCycleCost(100, 100));
+    expect(schedulingCycleCost(100, 0)).toBeLessThan(schedulingCycleCost(100, 100));
+    // At 5,000 nodes a cycle filters and scores numFeasibleNodesToFind = 500 nodes: about 300 a second.
+    const n = numFeasibleNodesToFind(undefined, 0, 5000);
+    expect(n).toBe(500);
+    const perSecond = 1000 / schedulingCycleCost(n, n);
+    expect(perSecond).toBeGreaterThan(270);
+    expect(perSecond).toBeLessThan(350);
   });
 });

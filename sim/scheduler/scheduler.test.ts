@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Event, Namespace, Node, Pod, ReplicaSet } from '../api/types.ts';
 import { KubeAPIServer } from '../apiserver/apiserver.ts';
-import { Client } from '../client/client.ts';
+import { Client, type RateLimits } from '../client/client.ts';
 import { Simulation } from '../engine/simulation.ts';
 import type { TraceEntry } from '../engine/trace.ts';
 import { EtcdStore } from '../etcd/store.ts';
 import { Scheduler } from './scheduler.ts';
 import { makeNode, makePod, type NodeOptions, type PodOptions } from './testing.ts';
 
-function newCluster(seed = 1) {
-  const sim = new Simulation({ seed });
+function newCluster(seed = 1, limits?: RateLimits) {
+  const sim = new Simulation({ seed, traceLevel: limits ? 'requests' : 'full' });
   const api = new KubeAPIServer(sim, new EtcdStore());
   api.freeze = true;
   api.create('test', 'namespaces', {
@@ -17,7 +17,9 @@ function newCluster(seed = 1) {
     kind: 'Namespace',
     metadata: { name: 'default' },
   } as Namespace);
-  const sched = new Scheduler(sim, new Client(api, Scheduler.NAME));
+  const sched = new Scheduler(sim, new Client(api, Scheduler.NAME, limits), {
+    eventClient: new Client(api, Scheduler.NAME, limits),
+  });
   sched.start();
   // Nodes are created with the not-ready taint (TaintNodesByCondition); a ready node has it removed.
   const node = (name: string, o: NodeOptions = {}) => {
@@ -52,7 +54,29 @@ describe('Scheduler', () => {
     expect(sc?.status).toBe('True');
     const ev = c.events().find((e) => e.reason === 'Scheduled')!;
     expect(ev.message).toBe('Successfully assigned default/web to n1');
-    expect(ev.source.component).toBe('default-scheduler');
+    // An events.k8s.io/v1 Event, stored as every Event is (tools/events; pkg/apis/events/v1).
+    expect(ev).toMatchObject({
+      action: 'Binding',
+      reportingComponent: 'default-scheduler',
+      reportingInstance: 'default-scheduler-control-plane',
+      source: {},
+      firstTimestamp: null,
+      lastTimestamp: null,
+      type: 'Normal',
+      involvedObject: { kind: 'Pod', name: 'web', namespace: 'default', apiVersion: 'v1' },
+    });
+    expect(ev.count).toBeUndefined();
+    expect(ev.eventTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(
+      c.sim.trace.some(
+        (t) =>
+          t.kind === 'request' &&
+          t.verb === 'create' &&
+          t.resource === 'events' &&
+          t.group === 'events.k8s.io' &&
+          t.from === 'kube-scheduler',
+      ),
+    ).toBe(true);
     const kinds = c.sim.trace.map((t: TraceEntry) => t.kind);
     expect(kinds).toContain('filter');
     expect(kinds).toContain('select');
@@ -75,6 +99,7 @@ describe('Scheduler', () => {
     expect(failed.type).toBe('Warning');
     expect(failed.message).toBe(msg);
     expect(failed.reportingComponent).toBe('default-scheduler');
+    expect(failed.action).toBe('Scheduling');
     const cond = c.get('big').status.conditions?.find((x) => x.type === 'PodScheduled');
     expect(cond).toMatchObject({ status: 'False', reason: 'Unschedulable', message: msg });
     expect(c.sched.queue.whereIs(c.get('big').metadata.uid)).toBe('unschedulable');
@@ -250,5 +275,44 @@ describe('Scheduler', () => {
       return Array.from({ length: 12 }, (_, i) => c.get(`p${i}`).spec.nodeName);
     };
     expect(run(7)).toEqual(run(7));
+  });
+
+  // bindTimes are the virtual times (ms) of the pods/binding POSTs in the trace.
+  const bindTimes = (c: ReturnType<typeof newCluster>) =>
+    c.sim.trace
+      .filter((t) => t.kind === 'request' && t.resource === 'pods/binding')
+      .map((t) => Math.round(t.t * 1000));
+
+  it('sends bindings at its client QPS once the burst is used', () => {
+    const c = newCluster(1, { qps: 2, burst: 3 });
+    c.node('n1');
+    // The informers' lists and watches (8 requests) left the bucket in debt at start; by 5 s it is full.
+    c.sim.runUntil(5_000);
+    for (let i = 0; i < 6; i++) c.pod(`p${i}`);
+    c.sim.runUntil(15_000);
+    const [t0, ...rest] = bindTimes(c);
+    expect([t0, ...rest].map((t) => t - t0)).toEqual([0, 0, 0, 500, 1_000, 1_500]);
+    for (let i = 0; i < 6; i++) expect(c.get(`p${i}`).spec.nodeName).toBe('n1');
+  });
+
+  it('takes virtual time per cycle that grows with the nodes it evaluates', () => {
+    const spanFor = (nodes: number) => {
+      const c = newCluster(1, { qps: 5000, burst: 5000 });
+      for (let i = 0; i < nodes; i++) c.node(`n${i}`);
+      c.sim.runUntil(10);
+      for (let i = 0; i < 30; i++) c.pod(`p${i}`);
+      c.sim.runUntil(10_000);
+      const times = bindTimes(c);
+      expect(times).toHaveLength(30);
+      return times[29] - times[0];
+    };
+    // 100 nodes: all 100 filtered and scored, 0.66 ms a cycle; 400 nodes: numFeasibleNodesToFind
+    // is 188 (47%), 1.24 ms a cycle. 30 cycles: about 19 ms and 36 ms.
+    const small = spanFor(100);
+    const large = spanFor(400);
+    expect(small).toBeGreaterThanOrEqual(18);
+    expect(small).toBeLessThanOrEqual(20);
+    expect(large).toBeGreaterThanOrEqual(35);
+    expect(large).toBeLessThanOrEqual(37);
   });
 });

@@ -5,7 +5,7 @@ import type { Selector } from '../api/labels.ts';
 import type { Node, Pod, PodCondition, ReplicaSet, Service } from '../api/types.ts';
 import { deepEqual } from '../api/clone.ts';
 import type { Client } from '../client/client.ts';
-import { EventRecorder } from '../client/events.ts';
+import { EventRecorderV1 } from '../client/events-v1.ts';
 import { Informer } from '../client/informer.ts';
 import { formatTime } from '../engine/clock.ts';
 import type { Rng } from '../engine/rng.ts';
@@ -32,7 +32,12 @@ import {
   type QueuedPodInfo,
 } from './queue.ts';
 import { Framework } from './runtime.ts';
-import { ErrNoNodesAvailable, SchedulingAlgorithm, fitErrorToMessage } from './schedule-one.ts';
+import {
+  ErrNoNodesAvailable,
+  SchedulingAlgorithm,
+  fitErrorToMessage,
+  schedulingCycleCost,
+} from './schedule-one.ts';
 
 /** NoteLengthLimit is the longest Event note (validation.NoteLengthLimit). */
 export const NoteLengthLimit = 1024;
@@ -86,6 +91,10 @@ export function updatePodCondition(
 /** SchedulerOptions configure the profiles (KubeSchedulerConfiguration). */
 export interface SchedulerOptions {
   profiles?: Profile[];
+  /** hostname is the machine kube-scheduler runs on, for its events' reportingInstance. */
+  hostname?: string;
+  /** eventClient is the clientset for Events (upstream a second one, with its own token bucket). */
+  eventClient?: Client;
 }
 
 /**
@@ -96,15 +105,20 @@ export interface SchedulerOptions {
  *
  * Construct with `new Scheduler(sim, client)` (the client's user is "kube-scheduler") and call
  * `start()`. Simplification: one profile ("default-scheduler") unless others are given; no
- * leader election; binding happens in the same engine event as the scheduling cycle (upstream
- * binds on a goroutine while the next cycle runs). Simplification: the DefaultPreemption
+ * leader election; binding happens in the same engine event as the scheduling cycle unless the
+ * cycle's virtual cost or the client's token bucket puts it later (upstream binds on a goroutine
+ * while the next cycle runs). Simplification: the DefaultPreemption
  * PostFilter is not run: a Pod that only evicting lower-priority Pods could place stays Pending,
  * and the FailedScheduling message always reports that no preemption victims were found
  * (pkg/scheduler/framework/preemption).
  */
 export class Scheduler {
   static readonly NAME = 'kube-scheduler';
-  /** REPORTING_CONTROLLER is the events' source component (the profile's schedulerName). */
+  /**
+   * REPORTING_CONTROLLER is the events' reportingController (the profile's schedulerName): its
+   * recorder writes events.k8s.io/v1 Events (NewEventBroadcasterAdapter), reportingInstance
+   * "default-scheduler-<hostname>".
+   */
   static readonly REPORTING_CONTROLLER = DefaultSchedulerName;
 
   readonly sim: Simulation;
@@ -118,9 +132,15 @@ export class Scheduler {
   algorithm!: SchedulingAlgorithm;
   readonly profiles = new Map<string, Framework>();
   private readonly profileConfigs: Profile[];
-  private readonly recorder: EventRecorder;
+  private readonly recorder: EventRecorderV1;
   private readonly rng: Rng;
   private pendingCycle: TimerHandle | undefined;
+  /**
+   * busyUntil is the virtual time (ms, fractional) at which the scheduling cycles run so far are
+   * over: each adds schedulingCycleCost. The next cycle starts at it, rounded down to whole
+   * milliseconds, so cycles that together take under a millisecond share their millisecond.
+   */
+  private busyUntil = -Infinity;
   private running = false;
   /** scheduled and failed count scheduling outcomes, for summaries and benchmarks. */
   scheduledCount = 0;
@@ -130,7 +150,11 @@ export class Scheduler {
     this.sim = sim;
     this.client = client;
     this.rng = sim.rng.fork(Scheduler.NAME);
-    this.recorder = new EventRecorder(client, Scheduler.REPORTING_CONTROLLER);
+    this.recorder = new EventRecorderV1(
+      opts.eventClient ?? client,
+      Scheduler.REPORTING_CONTROLLER,
+      opts.hostname ?? 'control-plane',
+    );
     this.profileConfigs = opts.profiles ?? [defaultProfile];
     this.podInformer = new Informer<Pod>(client, 'pods');
     this.nodeInformer = new Informer<Node>(client, 'nodes');
@@ -165,6 +189,7 @@ export class Scheduler {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.recorder.start();
     this.nodeInformer.start();
     this.serviceInformer.start();
     this.replicaSetInformer.start();
@@ -175,6 +200,7 @@ export class Scheduler {
   stop(): void {
     if (!this.running) return;
     this.running = false;
+    this.recorder.stop();
     this.pendingCycle?.cancel();
     this.pendingCycle = undefined;
     this.podInformer.stop();
@@ -322,7 +348,9 @@ export class Scheduler {
   /** kick schedules the next cycle, one engine event per pod (sched.ScheduleOne in wait.Until). */
   private kick(): void {
     if (this.pendingCycle || !this.running) return;
-    this.pendingCycle = this.sim.after(0, 'kube-scheduler: scheduleOne', () => {
+    // The next cycle starts when the previous ones are done (busyUntil, in whole milliseconds).
+    const at = Math.max(this.sim.now(), Math.floor(this.busyUntil));
+    this.pendingCycle = this.sim.at(at, 'kube-scheduler: scheduleOne', () => {
       this.pendingCycle = undefined;
       this.scheduleOne();
       if (this.queue.activeLength > 0) this.kick();
@@ -352,10 +380,11 @@ export class Scheduler {
     if (!fwk) return;
     // skipPodSchedule: a pod being deleted, or one already assumed.
     if (pod.metadata.deletionTimestamp) {
-      this.recorder.event(
+      this.recorder.eventf(
         pod,
         'Warning',
         'FailedScheduling',
+        'Scheduling',
         `skip schedule deleting pod: ${pod.metadata.namespace}/${pod.metadata.name}`,
       );
       return;
@@ -376,6 +405,7 @@ export class Scheduler {
         return;
       case 'fitError': {
         const fe = outcome.fitError;
+        this.charge(fe.numAllNodes, 0);
         // Run PostFilter (DefaultPreemption) to attempt to make the pod schedulable later.
         const post = fwk.runPostFilterPlugins(
           qp.podInfo,
@@ -391,6 +421,7 @@ export class Scheduler {
         break;
     }
     const result = outcome.result;
+    this.charge(result.evaluatedNodes, result.feasibleNodes > 1 ? result.feasibleNodes : 0);
     // assume: the cache counts the pod on the node before the binding is observed.
     const assumedPod: Pod = { ...pod, spec: { ...pod.spec, nodeName: result.suggestedHost } };
     const assumedPodInfo: PodInfo = { ...qp.podInfo, pod: assumedPod };
@@ -408,12 +439,36 @@ export class Scheduler {
     this.bindingCycle(qp, assumedPod, result.suggestedHost);
   }
 
-  /** bindingCycle mirrors bindingCycle with DefaultBinder: POST pods/binding. */
+  // charge adds a cycle's cost: filtering evaluatedNodes and scoring scoredNodes.
+  private charge(evaluatedNodes: number, scoredNodes: number): void {
+    this.busyUntil =
+      Math.max(this.busyUntil, this.sim.now()) + schedulingCycleCost(evaluatedNodes, scoredNodes);
+  }
+
+  /**
+   * bindingCycle mirrors bindingCycle with DefaultBinder: POST pods/binding. Upstream binds on a
+   * goroutine, which waits in the client's rate limiter while the next cycles run; here the POST
+   * is sent at the time its token comes (at once while the bucket has tokens).
+   */
   private bindingCycle(qp: QueuedPodInfo, assumedPod: Pod, host: string): void {
+    // The POST goes when the cycle is over (its virtual cost) and the client has a token.
+    const at = Math.max(this.client.reserve(), Math.floor(this.busyUntil));
+    if (at > this.sim.now()) {
+      const cache = this.cache;
+      this.sim.at(at, 'kube-scheduler: bind', () => {
+        if (this.running && this.cache === cache) this.bind(qp, assumedPod, host);
+      });
+      return;
+    }
+    this.bind(qp, assumedPod, host);
+  }
+
+  // bind sends the binding whose token bindingCycle took and finishes the binding cycle.
+  private bind(qp: QueuedPodInfo, assumedPod: Pod, host: string): void {
     const ns = qp.podInfo.namespace;
     const name = assumedPod.metadata.name;
     try {
-      this.client.bind(ns, name, assumedPod.metadata.uid, host);
+      this.client.bind(ns, name, assumedPod.metadata.uid, host, true);
     } catch (e) {
       this.cache.finishBinding(qp.podInfo.uid);
       // handleBindingCycleError: forget the assumed pod; its resources are free again.
@@ -427,10 +482,11 @@ export class Scheduler {
     }
     this.cache.finishBinding(qp.podInfo.uid);
     this.scheduledCount++;
-    this.recorder.event(
+    this.recorder.eventf(
       assumedPod,
       'Normal',
       'Scheduled',
+      'Binding',
       `Successfully assigned ${ns}/${name} to ${host}`,
     );
   }
@@ -449,7 +505,7 @@ export class Scheduler {
     if (cached && !cached.spec.nodeName && cached.metadata.uid === qp.podInfo.uid) {
       this.queue.addUnschedulableIfNotPresent(qp, this.queue.schedulingCycle);
     }
-    this.recorder.event(pod, 'Warning', 'FailedScheduling', truncateMessage(errMsg));
+    this.recorder.eventf(pod, 'Warning', 'FailedScheduling', 'Scheduling', truncateMessage(errMsg));
     const base = cached && cached.metadata.uid === qp.podInfo.uid ? cached : pod;
     const conditions = updatePodCondition(
       base.status?.conditions,

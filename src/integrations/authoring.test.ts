@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentIssues, untranslated } from './authoring.ts';
+import { AuthorError, formatAuthorIssue } from '../lib/author-error.ts';
+import { contentIssues, reportedRenderError, untranslated } from './authoring.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'kal-authoring-'));
 const write = (file: string, text: string) => {
@@ -80,5 +81,54 @@ describe('untranslated', () => {
       'content/docs/lessons/new.mdx has no Japanese page (content/docs/ja/lessons/new.mdx): /ja/ shows the English page with a notice',
       'content/questions/a.yaml: question q3 has no Japanese for prompt, options[1].label: the Japanese site shows the English text with a notice',
     ]);
+  });
+});
+
+describe('render errors under astro dev', () => {
+  const issue = {
+    file: 'content/scenarios/x.yaml',
+    line: 25,
+    column: 12,
+    text: 'step 3 (at 30s): fault: found "node-dwn", expected one of node-down; did you mean node-down?',
+  };
+  const other = {
+    file: 'content/questions/y.yaml',
+    line: 5,
+    column: 15,
+    text: 'scenario: found "x"',
+  };
+  /**
+   * astroLogs is the message Astro 7 logs for a page that failed to render (recordServerError in
+   * vite-plugin-astro-server/error.js, formatErrorMessage): the error's message, then its own
+   * sections, in bold in a terminal. As seen under `astro dev` with a broken scenario.
+   */
+  const astroLogs = (err: Error, bold = (s: string) => `\u001b[1m${s}\u001b[22m`) =>
+    [
+      err.message,
+      `  ${bold('Hint:')}`,
+      '    This issue often occurs when your MDX component encounters runtime errors.',
+      `  ${bold('Stack trace:')}`,
+      `    at /work/${issue.file}:25:12`,
+      '    [...] See full stack trace in the browser, or rerun with --verbose.',
+    ].join('\n');
+  const reported = new Set([formatAuthorIssue(issue)]);
+
+  it('are left out when they repeat what the [authoring] line reported', () => {
+    expect(reportedRenderError(astroLogs(new AuthorError([issue])), reported)).toBe(true);
+    expect(
+      reportedRenderError(
+        astroLogs(new AuthorError([issue]), (s) => s),
+        reported,
+      ),
+    ).toBe(true);
+  });
+  it('are kept when any issue was not reported, or the error is not an author error', () => {
+    expect(reportedRenderError(astroLogs(new AuthorError([issue, other])), reported)).toBe(false);
+    expect(reportedRenderError(astroLogs(new AuthorError([other])), reported)).toBe(false);
+    expect(reportedRenderError(astroLogs(new Error(formatAuthorIssue(issue))), reported)).toBe(
+      false,
+    );
+    expect(reportedRenderError(astroLogs(new TypeError('x is undefined')), reported)).toBe(false);
+    expect(reportedRenderError(undefined, reported)).toBe(false);
   });
 });

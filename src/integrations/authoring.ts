@@ -3,7 +3,9 @@
 //   content/questions/, which Vite's module graph does not know about (the components read them
 //   from disk). When one of those files changes, the open pages reload in full, and the changed
 //   file's author errors are printed in the terminal, once per cause (the loaders cache by file
-//   content, so the next render uses the new text; the overlay shows the error on the page).
+//   content, so the next render uses the new text; the overlay shows the error on the page). Astro
+//   would log each failed render of such a page again, with a stack trace: those repeats are
+//   left out of the terminal (quietReportedRenderErrors), every other error is not.
 // - `astro build`: before anything is rendered, every scenario and question file is checked and
 //   the build fails with each mistake listed once (not once per question and variant, as the
 //   quiz audit would); pages and questions without Japanese are listed as untranslated (a warning).
@@ -93,6 +95,49 @@ function report(logger: AstroIntegrationLogger, issues: AuthorIssue[], printed: 
   for (const i of fresh) logger.error(formatAuthorIssue(i));
 }
 
+/** ASTRO_SECTION is how Astro's own lines under an error's message begin (core/messages/runtime.ts). */
+const ASTRO_SECTION = /^ {2}(Hint|Error reference|Location|Stack trace|Caused by):/;
+
+/**
+ * reportedRenderError says whether a message Astro logs for a page that failed to render is an
+ * AuthorError (src/lib/author-error.ts) whose every issue the [authoring] line has reported
+ * (reported holds them as formatAuthorIssue writes them), followed only by Astro's own sections.
+ * Such a message says again what the terminal already shows once; any other error is not one.
+ */
+export function reportedRenderError(message: unknown, reported: ReadonlySet<string>): boolean {
+  if (typeof message !== 'string') return false;
+  // eslint-disable-next-line no-control-regex -- Astro colours its sections in a terminal.
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
+  const head = /^(Author error|\d+ author errors):\n/.exec(plain);
+  if (!head) return false;
+  const lines = plain.slice(head[0].length).split('\n');
+  let i = 0;
+  while (i < lines.length && !ASTRO_SECTION.test(lines[i]!)) {
+    const issue = lines[i]!.replace(/^ {2}/, '');
+    if (!lines[i]!.startsWith('  ') || !reported.has(issue)) return false;
+    i++;
+  }
+  return i > 0;
+}
+
+/**
+ * quietReportedRenderErrors drops, from what Astro logs, the render errors reportedRenderError
+ * says the [authoring] line has already reported: the integration logger shares Astro's log
+ * destination (AstroIntegrationLogger.options), so its write sees every event. Other events,
+ * other errors included, pass as they are; the dev overlay still shows the error.
+ */
+function quietReportedRenderErrors(
+  logger: AstroIntegrationLogger,
+  reported: ReadonlySet<string>,
+): void {
+  const dest = logger.options.destination;
+  const write = dest.write.bind(dest);
+  dest.write = (event) =>
+    event.level === 'error' && event.label === null && reportedRenderError(event.message, reported)
+      ? true
+      : write(event);
+}
+
 export function authoring(): AstroIntegration {
   return {
     name: 'authoring',
@@ -102,11 +147,20 @@ export function authoring(): AstroIntegration {
         const dirs = WATCHED.map((d) => join(root, d));
         server.watcher.add(dirs);
         const printed = new Set<string>();
-        report(logger, contentIssues(root), printed);
+        // The current issues as the terminal shows them, so Astro's copy of each is left out.
+        const reported = new Set<string>();
+        const check = (): void => {
+          const issues = contentIssues(root);
+          report(logger, issues, printed);
+          reported.clear();
+          for (const i of issues) reported.add(formatAuthorIssue(i));
+        };
+        quietReportedRenderErrors(logger, reported);
+        check();
         const changed = (file: string): void => {
           if (!dirs.some((d) => file.startsWith(d + sep)) || !file.endsWith('.yaml')) return;
           logger.info(`${relative(root, file)} changed: reloading the pages`);
-          report(logger, contentIssues(root), printed);
+          check();
           server.ws.send({ type: 'full-reload', path: '*' });
         };
         server.watcher.on('change', changed);

@@ -63,6 +63,11 @@ export function quizAudit(): AstroIntegration {
           entrypoint: fileURLToPath(new URL('../quiz/answers-route.ts', import.meta.url)),
           prerender: true,
         });
+        injectRoute({
+          pattern: `/${ANSWERS_DIR}/[id]/[option].json`,
+          entrypoint: fileURLToPath(new URL('../quiz/option-feedback-route.ts', import.meta.url)),
+          prerender: true,
+        });
       },
       'astro:build:start': ({ logger }) => {
         const variants = Number(process.env.QUIZ_AUDIT_VARIANTS) || AUDIT_VARIANTS;

@@ -72,6 +72,7 @@ const MESSAGES = {
   kubectl delete TYPE NAME    kubectl cordon|uncordon|drain NODE    kubectl label|taint ...
   kubectl logs POD [-c CONTAINER]      (simulated containers write no log lines)
   kubectl exec POD [-c CONTAINER] -- hostname | cat /etc/resolv.conf | echo ...
+  kubectl events [--for TYPE/NAME] [--types=Warning] [-A]
   kubectl api-resources       kubectl version
   ssh NODE COMMAND            (crictl ps|pods|images, iptables-save -t nat, ls, cat, mv,
                                systemctl status|start|stop|restart kubelet; sudo is accepted)
@@ -91,6 +92,7 @@ Escape or Ctrl+C stops a kubectl get -w.`,
   kubectl delete 種類 名前    kubectl cordon|uncordon|drain ノード    kubectl label|taint ...
   kubectl logs Pod [-c コンテナ]      (シミュレーターのコンテナはログを出力しない)
   kubectl exec Pod [-c コンテナ] -- hostname | cat /etc/resolv.conf | echo ...
+  kubectl events [--for 種類/名前] [--types=Warning] [-A]
   kubectl api-resources       kubectl version
   ssh ノード名 コマンド       (crictl ps|pods|images、iptables-save -t nat、ls、cat、mv、
                                systemctl status|start|stop|restart kubelet。sudo も使える)

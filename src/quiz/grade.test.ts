@@ -19,6 +19,7 @@ import {
   type Keyed,
 } from './grade.ts';
 import { ScenarioRun, parseScenario } from '../../sim/index.ts';
+import { localOutput } from '../lib/console.ts';
 
 const all = loadQuestions();
 const byId = (id: string): LoadedQuestion => {
@@ -430,15 +431,17 @@ describe('task', () => {
       grade(q, keyed, { kind: 'task', commands: 'get pods' }, lq.scenarioYaml).score,
     ).toBeCloseTo(0.25);
   });
-  it('keeps a bad command as kubectl output and goes on', () => {
+  it("keeps a bad command's output (kubectl's, or the console's for a program it lacks) and goes on", () => {
     const g = grade(
       lq.question,
       keyed,
-      { kind: 'task', commands: 'frobnicate\nlabel nodes node-2 disktype=ssd' },
+      { kind: 'task', commands: 'kubectl frobnicate\nfrobnicate\nlabel nodes node-2 disktype=ssd' },
       lq.scenarioYaml,
     );
     expect(g.outputs?.[0]?.output.exitCode).not.toBe(0);
     expect(g.outputs?.[0]?.output.stderr).toMatch(/unknown command "frobnicate"/);
+    expect(g.outputs?.[1]?.output.exitCode).toBe(127);
+    expect(g.outputs?.[1]?.output.stderr).toMatch(/^bash: frobnicate: command not found/);
     expect(g.correct).toBe(true);
   });
   it('rejects an empty console or too many commands', () => {
@@ -464,10 +467,15 @@ describe('task', () => {
 });
 
 describe('task with node commands', () => {
-  it('reads ssh lines as node commands and everything else as kubectl', () => {
+  it('reads lines with the lab console grammar: ssh lines as node commands, kubectl with or without "kubectl", help and unknown programs for the console', () => {
     expect(
-      commandLines('$ kubectl get pods\n$ ssh control-plane sudo crictl ps -a\nget nodes'),
-    ).toEqual(['get pods', 'ssh control-plane sudo crictl ps -a', 'get nodes']);
+      commandLines(
+        '$ kubectl get pods\n$ ssh control-plane sudo crictl ps -a\n# a note\n\nget nodes',
+      ),
+    ).toEqual(['kubectl get pods', 'ssh control-plane sudo crictl ps -a', 'get nodes']);
+    expect(consoleLine('kubectl get pods')).toEqual({ kind: 'kubectl', args: 'get pods' });
+    expect(consoleLine('help')).toEqual({ kind: 'help' });
+    expect(consoleLine('kubctl get pods')).toEqual({ kind: 'unknown', program: 'kubctl' });
     expect(consoleLine('ssh control-plane sudo mv /tmp/a /tmp/b')).toEqual({
       kind: 'exec',
       node: 'control-plane',
@@ -510,6 +518,41 @@ describe('task with node commands', () => {
     expect(g.outputs?.[2]?.output).toEqual({ stdout: '', stderr: '', exitCode: 0 });
     expect(g.outputs?.[3]?.output.exitCode).toBe(255);
     expect(g).toMatchObject({ correct: true, score: 1 });
+  });
+  it("answers help and an unknown program as the lab's console does, in the page's language", () => {
+    const commands = 'help\nkubctl get pods\nkubectl get nodes';
+    for (const lang of ['en', 'ja'] as const) {
+      const g = grade(
+        lq.question,
+        keyed,
+        { kind: 'task', commands },
+        lq.scenarioYaml,
+        undefined,
+        lang,
+      );
+      expect(g.outputs?.map((o) => o.command)).toEqual([
+        'help',
+        'kubctl get pods',
+        'kubectl get nodes',
+      ]);
+      expect(g.outputs?.[0]?.output).toEqual(localOutput({ kind: 'help' }, lang));
+      expect(g.outputs?.[1]?.output).toEqual(
+        localOutput({ kind: 'unknown', program: 'kubctl' }, lang),
+      );
+      expect(g.outputs?.[2]?.output.stderr).toContain('The connection to the server');
+    }
+    const ja = grade(
+      lq.question,
+      keyed,
+      { kind: 'task', commands },
+      lq.scenarioYaml,
+      undefined,
+      'ja',
+    );
+    expect(ja.outputs?.[0]?.output.stdout).toContain('このコンソールで使えるコマンド');
+    expect(ja.outputs?.[1]?.output.stderr).toBe(
+      'bash: kubctl: コマンドが見つかりません。kubectl …、ssh ノード名 crictl ps、または help を試してください。\n',
+    );
   });
   it('does not pass a kubectl command or a move to the wrong place', () => {
     for (const commands of [

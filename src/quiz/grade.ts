@@ -8,7 +8,7 @@ import { OUTPUT_RESOURCES, ScenarioRun, bornImageSteps, drive, parseScenario, su
 import { measure, needsFullTrace, MeasureError, type Measured, type RunView } from './measure.ts';
 import type { Check, Question, Text } from './schema.ts';
 import { parseNumber } from './number.ts';
-import { consoleScript, parseConsoleLine } from '../lib/console.ts';
+import { consoleScript, lineLabel, localOutput, parseConsoleLine, type ConsoleLine } from '../lib/console.ts';
 
 export { parseNumber, drive };
 
@@ -61,8 +61,10 @@ export interface Run extends RunView {
 /** RunRequest says how to run a variant: extra parameters (what-if) or learner commands (task). */
 export interface RunRequest {
   params?: Record<string, string | number>;
-  /** commands run at `at` seconds: kubectl lines without "kubectl", or `ssh NODE COMMAND` lines (consoleLine). */
+  /** commands run at `at` seconds: console lines as typed (commandLines), read with the lab's grammar (src/lib/console.ts). */
   commands?: { at: number; lines: string[] };
+  /** lang is the language the console itself answers in (help, an unknown program); English if unset. */
+  lang?: Lang;
   until?: number;
   /** kubectl runs one command at a time (seconds) for a predict reveal. */
   reveal?: { at: number; kubectl: string };
@@ -93,9 +95,10 @@ export function* runVariantSteps(scenarioYaml: string, variant: Variant, req: Ru
     if (req.commands && req.commands.at === t)
       for (const line of req.commands.lines) {
         const c = consoleLine(line);
-        if (c.kind === 'kubectl') outputs.push({ command: `kubectl ${c.args}`, output: run.cluster.kubectl(c.args) });
-        else if (c.kind === 'exec') outputs.push({ command: `ssh ${c.node} ${c.line}`, output: run.cluster.exec(c.node, c.line) });
-        else outputs.push({ command: line, output: { stdout: '', stderr: 'usage: ssh NODE COMMAND\n', exitCode: 255 } });
+        const command = lineLabel(c, line);
+        if (c.kind === 'kubectl') outputs.push({ command, output: run.cluster.kubectl(c.args) });
+        else if (c.kind === 'exec') outputs.push({ command, output: run.cluster.exec(c.node, c.line) });
+        else if (c.kind !== 'empty') outputs.push({ command, output: localOutput(c, req.lang ?? 'en')! });
       }
     if (req.reveal && req.reveal.at === t) outputs.push({ command: `kubectl ${req.reveal.kubectl}`, output: run.cluster.kubectl(req.reveal.kubectl) });
   }
@@ -365,28 +368,26 @@ export const MAX_COMMANDS = 20;
 
 /**
  * commandLines reads a console answer with the console grammar the lab uses (src/lib/console.ts):
- * one command per line, blanks and # comments skipped, a leading "$ " prompt and "kubectl" dropped.
+ * one command per line, blanks and # comments skipped, a leading "$ " prompt dropped.
  */
 export function commandLines(text: string): string[] {
-  return consoleScript(text).map((l) => l.replace(/^kubectl(\s+|$)/, ''));
+  return consoleScript(text);
 }
-
-/** ConsoleLine is a task console line, read: kubectl arguments, or a command for a node's shell. */
-export type ConsoleLine = { kind: 'kubectl'; args: string } | { kind: 'exec'; node: string; line: string } | { kind: 'ssh-usage' };
 
 /**
- * consoleLine reads a line of commandLines with the lab's grammar (parseConsoleLine): `ssh NODE
- * COMMAND` runs COMMAND on NODE (Cluster.exec); anything else goes to kubectl, which refuses what
- * it does not know.
+ * consoleLine reads a line of commandLines with the lab's grammar (parseConsoleLine): kubectl
+ * (with or without "kubectl" typed), `ssh NODE COMMAND` run on NODE (Cluster.exec), or a line the
+ * console answers itself (help, an unknown program: localOutput), as the lab's console does.
  */
 export function consoleLine(line: string): ConsoleLine {
-  const c = parseConsoleLine(line);
-  if (c.kind === 'exec' || c.kind === 'ssh-usage') return c;
-  return { kind: 'kubectl', args: c.kind === 'kubectl' ? c.args : line.trim() };
+  return parseConsoleLine(line);
 }
 
-/** grade grades an answer for a keyed variant. It never throws on learner input. */
-export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: string, start?: TaskStart): Grade {
+/**
+ * grade grades an answer for a keyed variant. It never throws on learner input. lang is the page's
+ * language, in which the console answers a task's own lines (help, an unknown program).
+ */
+export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: string, start?: TaskStart, lang: Lang = 'en'): Grade {
   const k = keyed.key;
   switch (q.kind) {
     case 'choice':
@@ -483,7 +484,7 @@ export function grade(q: Question, keyed: Keyed, answer: Answer, scenarioYaml?: 
       if (lines.length > MAX_COMMANDS) return invalid(`At most ${MAX_COMMANDS} commands, please.`, `コマンドは ${MAX_COMMANDS} 個までにしてください。`);
       if (lines.some((l) => l.length > 2000)) return invalid('A command is too long (2,000 characters at most).', 'コマンドが長すぎます(2,000 文字まで)。');
       const from = start?.seed === keyed.variant.seed ? start : undefined;
-      const run = drive(runVariantSteps(scenarioYaml, keyed.variant, { commands: { at: q.start, lines }, until: (q.start + q.settle) * 1000 }, from));
+      const run = drive(runVariantSteps(scenarioYaml, keyed.variant, { commands: { at: q.start, lines }, until: (q.start + q.settle) * 1000, lang }, from));
       return checksGrade(runChecks(q.checks, run), run.outputs, keyed.untouched, q.checks);
     }
     case 'interview': {

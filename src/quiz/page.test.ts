@@ -4,11 +4,13 @@ import {
   answersOf,
   auditRendered,
   keyForPage,
+  optionsOf,
   pageOrder,
   publicQuestion,
   renderedQuestions,
   shuffleNotKey,
 } from './page.ts';
+import { optionFeedbackPath } from './answers.ts';
 
 const all = loadQuestions();
 const byId = (id: string): LoadedQuestion => all.find((lq) => lq.question.id === id)!;
@@ -54,6 +56,20 @@ describe('what the page carries', () => {
     const interview = byId('demo-interview-architecture').question;
     expect(answersOf(interview).modelAnswer?.en).toBeTruthy();
   });
+  it('leaves option feedback out (which options have some would tell which are wrong)', () => {
+    const withFeedback = all.filter((lq) => optionsOf(lq.question).some((o) => o.feedback));
+    expect(withFeedback.length).toBeGreaterThan(5);
+    for (const lq of withFeedback) {
+      const shipped = publicQuestion(lq.question);
+      expect(optionsOf(shipped).map((o) => o.value)).toEqual(
+        optionsOf(lq.question).map((o) => o.value),
+      );
+      expect(JSON.stringify(shipped)).not.toContain('"feedback"');
+      // The question itself keeps them, for the option feedback files.
+      expect(optionsOf(lq.question).some((o) => o.feedback)).toBe(true);
+    }
+    expect(optionFeedbackPath('demo-who-binds', 2)).toBe('quiz-answers/demo-who-binds/2.json');
+  });
 });
 
 describe('auditRendered', () => {
@@ -82,6 +98,17 @@ describe('auditRendered', () => {
       'it shows the correct fixture command "label nodes node-2 disktype=ssd"',
     );
     expect(problems.some((p) => p.startsWith('it shows the explanation'))).toBe(true);
+  });
+  it('catches option feedback in the payload or the markup', () => {
+    const choice = byId('demo-who-binds');
+    const o = optionsOf(choice.question).find((x) => x.feedback)!;
+    const leaky = page(choice, '', { id: choice.question.id, question: choice.question });
+    const problems = audit(choice, leaky);
+    expect(problems).toContain('its payload carries option feedback');
+    expect(problems).toContain(`it shows the feedback of option ${o.value} (en)`);
+    expect(
+      audit(choice, page(choice, `<span data-role="option-feedback">${o.feedback!.ja}</span>`)),
+    ).toEqual([`it shows the feedback of option ${o.value} (ja)`]);
   });
   it('catches a checked option, a selected match and a model answer in the markup', () => {
     const choice = byId('demo-who-binds');

@@ -28,10 +28,21 @@ export function answersOf(q: Question): Answers {
 /** SECRET_FIELDS are the question fields that never reach the page. */
 const SECRET_FIELDS = ['fixtures', 'explanation', 'modelAnswer', 'rubric'] as const;
 
-/** publicQuestion is the question as the page carries it for the worker: without SECRET_FIELDS. */
+/** optionsOf is a choice or predict question's options (none for other kinds). */
+export function optionsOf(
+  q: Question,
+): NonNullable<Extract<Question, { kind: 'choice' }>['options']> {
+  return (q.kind === 'choice' || q.kind === 'predict' ? q.options : undefined) ?? [];
+}
+
+/**
+ * publicQuestion is the question as the page carries it for the worker: without SECRET_FIELDS,
+ * and its options without their feedback (in option feedback files: answers.ts).
+ */
 export function publicQuestion(q: Question): Question {
   const out: Record<string, unknown> = { ...q };
   for (const f of SECRET_FIELDS) delete out[f];
+  if (Array.isArray(out.options)) out.options = optionsOf(q).map(({ feedback: _, ...o }) => o);
   return out as unknown as Question;
 }
 
@@ -143,6 +154,9 @@ export function auditRendered(r: RenderedQuestion, lq: LoadedQuestion, keyed: Ke
   for (const f of SECRET_FIELDS)
     if (payload.question && f in payload.question) problems.push(`its payload carries ${f}`);
   if ('sealed' in payload) problems.push('its payload carries sealed solutions');
+  const shippedOptions = payload.question?.options;
+  if (Array.isArray(shippedOptions) && shippedOptions.some((o) => 'feedback' in Object(o)))
+    problems.push('its payload carries option feedback');
   const markup = r.html.replace(/<script\b[^>]*data-role="payload"[^>]*>[\s\S]*?<\/script>/, '');
   // The prompt, the help texts (UI text that quotes examples) and the buttons are not answers.
   const answerArea = markup
@@ -153,6 +167,7 @@ export function auditRendered(r: RenderedQuestion, lq: LoadedQuestion, keyed: Ke
     ['the explanation', q.explanation],
     ['the model answer', q.kind === 'interview' ? q.modelAnswer : undefined],
     ...(q.kind === 'interview' ? q.rubric.map((x, i) => [`rubric[${i}]`, x] as const) : []),
+    ...optionsOf(q).map((o) => [`the feedback of option ${o.value}`, o.feedback] as const),
   ] as const)
     for (const lang of ['en', 'ja'] as const)
       if (t && contains(r.html, t[lang])) problems.push(`it shows ${where} (${lang})`);

@@ -119,7 +119,10 @@ export class DeploymentController {
    * comparison of whole Pod templates; the templates compared are those of informer-cached
    * objects (the sync's copy shares spec with the cache), which are never mutated.
    */
-  private readonly templateMatches = new WeakMap<PodTemplateSpec, WeakMap<PodTemplateSpec, boolean>>();
+  private readonly templateMatches = new WeakMap<
+    PodTemplateSpec,
+    WeakMap<PodTemplateSpec, boolean>
+  >();
   private readonly templatesEqual = (rsTemplate: PodTemplateSpec, dTemplate: PodTemplateSpec) => {
     // A missing template (an invalid object) cannot key a WeakMap.
     if (!rsTemplate || !dTemplate) return equalIgnoreHash(rsTemplate, dTemplate);
@@ -137,39 +140,50 @@ export class DeploymentController {
     this.queue = this.newQueue();
 
     this.dInformer = informers.informerFor<Deployment>('deployments', DeploymentController.NAME);
-    this.dInformer.addEventHandler({
-      onAdd: (d) => this.enqueueDeployment(d),
-      onUpdate: (_old, cur) => this.enqueueDeployment(cur),
-      // The sync finds the Deployment gone and does nothing.
-      onDelete: (d) => this.enqueueDeployment(d),
-    }, DeploymentController.NAME);
+    this.dInformer.addEventHandler(
+      {
+        onAdd: (d) => this.enqueueDeployment(d),
+        onUpdate: (_old, cur) => this.enqueueDeployment(cur),
+        // The sync finds the Deployment gone and does nothing.
+        onDelete: (d) => this.enqueueDeployment(d),
+      },
+      DeploymentController.NAME,
+    );
 
     this.rsInformer = informers.informerFor<ReplicaSet>('replicasets', DeploymentController.NAME);
     this.rsInformer.addIndexer(controllerUIDOrOrphanIndex, controllerUIDOrOrphanIndexFunc);
-    this.rsInformer.addEventHandler({
-      onAdd: (rs) => this.addReplicaSet(rs),
-      onUpdate: (oldRS, curRS) => this.updateReplicaSet(oldRS, curRS),
-      onDelete: (rs) => this.deleteReplicaSet(rs),
-    }, DeploymentController.NAME);
+    this.rsInformer.addEventHandler(
+      {
+        onAdd: (rs) => this.addReplicaSet(rs),
+        onUpdate: (oldRS, curRS) => this.updateReplicaSet(oldRS, curRS),
+        onDelete: (rs) => this.deleteReplicaSet(rs),
+      },
+      DeploymentController.NAME,
+    );
 
     this.podInformer = informers.informerFor<Pod>('pods', DeploymentController.NAME);
     this.podInformer.addIndexer(controllerUIDIndex, controllerUIDIndexFunc);
-    this.podInformer.addEventHandler({
-      onAdd: (pod) => this.countPod(pod, 1),
-      onUpdate: (oldPod, curPod) => {
-        this.countPod(oldPod, -1);
-        this.countPod(curPod, 1);
+    this.podInformer.addEventHandler(
+      {
+        onAdd: (pod) => this.countPod(pod, 1),
+        onUpdate: (oldPod, curPod) => {
+          this.countPod(oldPod, -1);
+          this.countPod(curPod, 1);
+        },
+        onDelete: (pod) => {
+          this.countPod(pod, -1);
+          this.deletePod(pod);
+        },
       },
-      onDelete: (pod) => {
-        this.countPod(pod, -1);
-        this.deletePod(pod);
-      },
-    }, DeploymentController.NAME);
+      DeploymentController.NAME,
+    );
   }
 
   private newQueue(): RateLimitingQueue {
-    return new RateLimitingQueue(this.sim, { name: DeploymentController.NAME }, (key) =>
-      this.processNextWorkItem(key),
+    return new RateLimitingQueue(
+      this.sim,
+      { name: DeploymentController.NAME, limiter: this.client.limiter },
+      (key) => this.processNextWorkItem(key),
     );
   }
 
@@ -502,8 +516,13 @@ export class DeploymentController {
     if (existingNewRS) {
       // Only the annotations and spec.minReadySeconds are written below, so only the objects
       // holding them are copied; the rest is shared with the cache, which is never mutated.
-      const rsCopy: ReplicaSet = { ...existingNewRS, metadata: { ...existingNewRS.metadata }, spec: { ...existingNewRS.spec } };
-      if (rsCopy.metadata.annotations) rsCopy.metadata.annotations = { ...rsCopy.metadata.annotations };
+      const rsCopy: ReplicaSet = {
+        ...existingNewRS,
+        metadata: { ...existingNewRS.metadata },
+        spec: { ...existingNewRS.spec },
+      };
+      if (rsCopy.metadata.annotations)
+        rsCopy.metadata.annotations = { ...rsCopy.metadata.annotations };
       const annotationsUpdated = setNewReplicaSetAnnotations(
         d,
         rsCopy,
@@ -719,7 +738,8 @@ export class DeploymentController {
     // Only spec.replicas and the annotations are written, so only the objects holding them are
     // copied (the update copies the whole object as it decodes it).
     const rsCopy: ReplicaSet = { ...rs, metadata: { ...rs.metadata }, spec: { ...rs.spec } };
-    if (rsCopy.metadata.annotations) rsCopy.metadata.annotations = { ...rsCopy.metadata.annotations };
+    if (rsCopy.metadata.annotations)
+      rsCopy.metadata.annotations = { ...rsCopy.metadata.annotations };
     rsCopy.spec.replicas = newScale;
     setReplicasAnnotations(rsCopy, replicasOf(d), maxReplicas);
     const updated = this.client.update<ReplicaSet>('replicasets', rsCopy);

@@ -77,7 +77,10 @@ function publishNotReadyAddresses(svc: Service): boolean {
  * files Services and the label index files Pods. (A memo per labels object was tried: a WeakMap
  * entry per Pod made garbage collection slower at 150,000 Pods than the strings it saved.)
  */
-function labelKeys(namespace: string, labels: Record<string, string> | undefined): readonly string[] {
+function labelKeys(
+  namespace: string,
+  labels: Record<string, string> | undefined,
+): readonly string[] {
   if (!labels) return noKeys;
   // Stored objects are never changed and a Pod's updates share its labels object, so the keys are
   // kept per labels object: the index asks again on every change of every Pod.
@@ -90,7 +93,10 @@ function labelKeys(namespace: string, labels: Record<string, string> | undefined
 }
 
 const noKeys: readonly string[] = [];
-const labelKeyMemo = new WeakMap<Record<string, string>, { namespace: string; keys: readonly string[] }>();
+const labelKeyMemo = new WeakMap<
+  Record<string, string>,
+  { namespace: string; keys: readonly string[] }
+>();
 
 function hostNameAndDomain(p: Pod): string {
   const s = p.spec as { hostname?: string; subdomain?: string };
@@ -120,7 +126,8 @@ export function shouldPodBeInEndpoints(pod: Pod): boolean {
 export function podEndpointsChanged(oldPod: Pod, newPod: Pod): [boolean, boolean] {
   // Most updates are status changes that keep the labels and spec objects: identity answers them.
   const labelsChanged =
-    (newPod.metadata.labels !== oldPod.metadata.labels && !deepEqual(newPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {})) ||
+    (newPod.metadata.labels !== oldPod.metadata.labels &&
+      !deepEqual(newPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {})) ||
     (newPod.spec !== oldPod.spec && hostNameAndDomain(newPod) !== hostNameAndDomain(oldPod));
   if (newPod.metadata.deletionTimestamp !== oldPod.metadata.deletionTimestamp)
     return [true, labelsChanged];
@@ -441,48 +448,58 @@ export class EndpointSliceController {
     // 1s doubling to 1000s, as upstream's service queue (the 10 qps bucket is not modelled).
     this.queue = new RateLimitingQueue(
       sim,
-      { name: 'endpoint_slice', baseDelay: 1000, maxDelay: 1_000_000 },
+      { name: 'endpoint_slice', baseDelay: 1000, maxDelay: 1_000_000, limiter: client.limiter },
       (key) => this.processNextServiceWorkItem(key),
     );
 
     // Services are indexed by their selector's key=value pairs, so that the Services of a Pod are
     // found from its labels without scanning the namespace.
-    this.services = informers.informerFor<Service>('services', EndpointSliceController.NAME).addIndexer(
-      servicesBySelectorIndex,
-      (s) => {
+    this.services = informers
+      .informerFor<Service>('services', EndpointSliceController.NAME)
+      .addIndexer(servicesBySelectorIndex, (s) => {
         const sel = serviceSelector(s);
         return sel ? Object.entries(sel).map(([k, v]) => `${s.metadata.namespace}/${k}=${v}`) : [];
-      },
-    );
+      });
     // Every Pod change runs this.
     this.pods = informers
       .informerFor<Pod>('pods', EndpointSliceController.NAME)
-      .addIndexer(podsByLabelIndex, (p) => labelKeys(p.metadata.namespace ?? '', p.metadata.labels));
+      .addIndexer(podsByLabelIndex, (p) =>
+        labelKeys(p.metadata.namespace ?? '', p.metadata.labels),
+      );
     this.nodes = informers.informerFor<Node>('nodes', EndpointSliceController.NAME);
-    this.endpointSlices = informers.informerFor<EndpointSlice>('endpointslices', EndpointSliceController.NAME).addIndexer(
-      slicesByServiceIndex,
-      (s) =>
+    this.endpointSlices = informers
+      .informerFor<EndpointSlice>('endpointslices', EndpointSliceController.NAME)
+      .addIndexer(slicesByServiceIndex, (s) =>
         s.metadata.labels?.[LabelManagedBy] === controllerQualifiedName &&
         s.metadata.labels?.[LabelServiceName]
           ? [`${s.metadata.namespace}/${s.metadata.labels[LabelServiceName]}`]
           : [],
-    );
+      );
 
-    this.services.addEventHandler({
-      onAdd: (s) => this.queue.add(metaNamespaceKey(s)),
-      onUpdate: (_o, s) => this.queue.add(metaNamespaceKey(s)),
-      onDelete: (s) => this.queue.add(metaNamespaceKey(s)),
-    }, EndpointSliceController.NAME);
-    this.pods.addEventHandler({
-      onAdd: (p) => this.addPod(p),
-      onUpdate: (o, p) => this.updatePod(o, p),
-      onDelete: (p) => this.addPod(p),
-    }, EndpointSliceController.NAME);
-    this.endpointSlices.addEventHandler({
-      onAdd: (s) => this.onEndpointSliceAdd(s),
-      onUpdate: (o, s) => this.onEndpointSliceUpdate(o, s),
-      onDelete: (s) => this.onEndpointSliceDelete(s),
-    }, EndpointSliceController.NAME);
+    this.services.addEventHandler(
+      {
+        onAdd: (s) => this.queue.add(metaNamespaceKey(s)),
+        onUpdate: (_o, s) => this.queue.add(metaNamespaceKey(s)),
+        onDelete: (s) => this.queue.add(metaNamespaceKey(s)),
+      },
+      EndpointSliceController.NAME,
+    );
+    this.pods.addEventHandler(
+      {
+        onAdd: (p) => this.addPod(p),
+        onUpdate: (o, p) => this.updatePod(o, p),
+        onDelete: (p) => this.addPod(p),
+      },
+      EndpointSliceController.NAME,
+    );
+    this.endpointSlices.addEventHandler(
+      {
+        onAdd: (s) => this.onEndpointSliceAdd(s),
+        onUpdate: (o, s) => this.onEndpointSliceUpdate(o, s),
+        onDelete: (s) => this.onEndpointSliceDelete(s),
+      },
+      EndpointSliceController.NAME,
+    );
   }
 
   start(): void {

@@ -89,18 +89,21 @@ export class GarbageCollector {
     this.client = client;
     this.attemptToDelete = new RateLimitingQueue(
       sim,
-      { name: 'garbage_collector_attempt_to_delete' },
+      { name: 'garbage_collector_attempt_to_delete', limiter: client.limiter },
       (key) => this.processAttemptToDeleteWorker(key),
     );
     for (const resource of gcResources) {
-      const inf = informers.informerFor<AnyObject>(resource, GarbageCollector.NAME).addIndexer(ownerUIDIndex, (o) =>
-        (o.metadata.ownerReferences ?? []).map((r) => r.uid),
+      const inf = informers
+        .informerFor<AnyObject>(resource, GarbageCollector.NAME)
+        .addIndexer(ownerUIDIndex, (o) => (o.metadata.ownerReferences ?? []).map((r) => r.uid));
+      inf.addEventHandler(
+        {
+          onAdd: (o) => this.onAdd(resource, o),
+          onUpdate: (old, o) => this.onUpdate(resource, old, o),
+          onDelete: (o) => this.onDelete(resource, o),
+        },
+        GarbageCollector.NAME,
       );
-      inf.addEventHandler({
-        onAdd: (o) => this.onAdd(resource, o),
-        onUpdate: (old, o) => this.onUpdate(resource, old, o),
-        onDelete: (o) => this.onDelete(resource, o),
-      }, GarbageCollector.NAME);
       this.informers.set(resource, inf);
     }
   }

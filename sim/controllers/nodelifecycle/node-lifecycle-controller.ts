@@ -219,7 +219,12 @@ export class NodeLifecycleController {
   /** leaderLost is set while kube-apiserver or etcd cannot be reached (see monitorTick). */
   private leaderLost = false;
 
-  constructor(sim: Simulation, client: Client, opts: NodeLifecycleOptions = {}, informers = new SharedInformerFactory(client)) {
+  constructor(
+    sim: Simulation,
+    client: Client,
+    opts: NodeLifecycleOptions = {},
+    informers = new SharedInformerFactory(client),
+  ) {
     this.sim = sim;
     this.client = client;
     // Upstream's recorder reports as component "node-controller".
@@ -235,7 +240,9 @@ export class NodeLifecycleController {
 
     this.nodes = informers.informerFor<Node>('nodes', NodeLifecycleController.NAME);
     this.leases = informers.informerFor<Lease>('leases', NodeLifecycleController.NAME);
-    this.pods = informers.informerFor<Pod>('pods', NodeLifecycleController.NAME).addIndexer(nodeNameKeyIndex, podNodeNameIndexFunc);
+    this.pods = informers
+      .informerFor<Pod>('pods', NodeLifecycleController.NAME)
+      .addIndexer(nodeNameKeyIndex, podNodeNameIndexFunc);
 
     // Simplification: upstream's node_lifecycle_controller queue is a plain workqueue whose
     // failures are only logged; here a failed NoSchedule pass is retried with back-off.
@@ -250,15 +257,21 @@ export class NodeLifecycleController {
       (key) => this.processPod(key),
     );
 
-    this.pods.addEventHandler({
-      onAdd: (pod) => this.podUpdated(undefined, pod),
-      onUpdate: (old, cur) => this.podUpdated(old, cur),
-    }, NodeLifecycleController.NAME);
-    this.nodes.addEventHandler({
-      onAdd: (node) => this.nodeUpdateQueue.add(node.metadata.name),
-      onUpdate: (_old, cur) => this.nodeUpdateQueue.add(cur.metadata.name),
-      onDelete: (node) => this.nodesToRetry.delete(node.metadata.name),
-    }, NodeLifecycleController.NAME);
+    this.pods.addEventHandler(
+      {
+        onAdd: (pod) => this.podUpdated(undefined, pod),
+        onUpdate: (old, cur) => this.podUpdated(old, cur),
+      },
+      NodeLifecycleController.NAME,
+    );
+    this.nodes.addEventHandler(
+      {
+        onAdd: (node) => this.nodeUpdateQueue.add(node.metadata.name),
+        onUpdate: (_old, cur) => this.nodeUpdateQueue.add(cur.metadata.name),
+        onDelete: (node) => this.nodesToRetry.delete(node.metadata.name),
+      },
+      NodeLifecycleController.NAME,
+    );
   }
 
   start(): void {
@@ -334,7 +347,8 @@ export class NodeLifecycleController {
     this.leaseKeys.clear();
     this.taintingTimer?.handle.cancel();
     this.taintingTimer = undefined;
-    for (const inf of [this.leases, this.nodes, this.pods]) inf.restart(NodeLifecycleController.NAME);
+    for (const inf of [this.leases, this.nodes, this.pods])
+      inf.restart(NodeLifecycleController.NAME);
   }
 
   private beginPass(): void {
@@ -543,7 +557,10 @@ export class NodeLifecycleController {
     this.nodeHealthMap.set(name, nodeHealth);
 
     // A Ready condition already Unknown is left as it is, so there is nothing to post.
-    if (now > nodeHealth.probeTimestamp + gracePeriod && currentReadyCondition?.status !== 'Unknown') {
+    if (
+      now > nodeHealth.probeTimestamp + gracePeriod &&
+      currentReadyCondition?.status !== 'Unknown'
+    ) {
       // Neither status nor Lease within the grace period: post Unknown, whatever the value was.
       const updated = deepClone(node);
       const conds = (updated.status.conditions ??= []);

@@ -203,33 +203,41 @@ export class ReplicaSetController {
 
     this.rsInformer = informers.informerFor<ReplicaSet>('replicasets', ReplicaSetController.NAME);
     this.rsInformer.addIndexer(controllerUIDIndex, controllerUIDIndexFunc);
-    this.rsInformer.addEventHandler({
-      onAdd: (rs) => this.addRS(rs),
-      onUpdate: (oldRS, curRS) => this.updateRS(oldRS, curRS),
-      onDelete: (rs) => this.deleteRS(rs),
-    }, ReplicaSetController.NAME);
+    this.rsInformer.addEventHandler(
+      {
+        onAdd: (rs) => this.addRS(rs),
+        onUpdate: (oldRS, curRS) => this.updateRS(oldRS, curRS),
+        onDelete: (rs) => this.deleteRS(rs),
+      },
+      ReplicaSetController.NAME,
+    );
 
     this.podInformer = informers.informerFor<Pod>('pods', ReplicaSetController.NAME);
     this.podInformer.addIndexer(controllerUIDOrOrphanIndex, controllerUIDOrOrphanIndexFunc);
-    this.podInformer.addEventHandler({
-      onAdd: (pod) => {
-        this.observePod(undefined, pod);
-        this.addPod(pod);
+    this.podInformer.addEventHandler(
+      {
+        onAdd: (pod) => {
+          this.observePod(undefined, pod);
+          this.addPod(pod);
+        },
+        onUpdate: (oldPod, curPod) => {
+          this.observePod(oldPod, curPod);
+          this.updatePod(oldPod, curPod);
+        },
+        onDelete: (pod) => {
+          this.observePod(pod, undefined);
+          this.deletePod(pod);
+        },
       },
-      onUpdate: (oldPod, curPod) => {
-        this.observePod(oldPod, curPod);
-        this.updatePod(oldPod, curPod);
-      },
-      onDelete: (pod) => {
-        this.observePod(pod, undefined);
-        this.deletePod(pod);
-      },
-    }, ReplicaSetController.NAME);
+      ReplicaSetController.NAME,
+    );
   }
 
   private newQueue(): RateLimitingQueue {
-    return new RateLimitingQueue(this.sim, { name: ReplicaSetController.NAME }, (key) =>
-      this.processNextWorkItem(key),
+    return new RateLimitingQueue(
+      this.sim,
+      { name: ReplicaSetController.NAME, limiter: this.client.limiter },
+      (key) => this.processNextWorkItem(key),
     );
   }
 
@@ -431,7 +439,8 @@ export class ReplicaSetController {
     let o = this.owned.get(rs.metadata.uid);
     if (!o || o.basis !== basis) {
       o = new OwnedPods(rs, basis);
-      for (const pod of this.podInformer.byIndex(controllerUIDOrOrphanIndex, rs.metadata.uid)) o.set(pod);
+      for (const pod of this.podInformer.byIndex(controllerUIDOrOrphanIndex, rs.metadata.uid))
+        o.set(pod);
       this.owned.set(rs.metadata.uid, o);
     }
     return o;
@@ -666,7 +675,13 @@ export class ReplicaSetController {
 }
 
 /** noPods is countPods of no Pods. */
-const noPods: Readonly<ReplicaSetPodCounts> = { active: 0, fullyLabeled: 0, ready: 0, available: 0, terminating: 0 };
+const noPods: Readonly<ReplicaSetPodCounts> = {
+  active: 0,
+  fullyLabeled: 0,
+  ready: 0,
+  available: 0,
+  terminating: 0,
+};
 
 /**
  * getPodsToDelete mirrors replica_set.go#getPodsToDelete: the diff Pods to delete first. Sorting

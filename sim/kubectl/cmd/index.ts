@@ -11,6 +11,7 @@ import { createDeployment } from './create/deployment.ts';
 import { deleteCmd } from './delete.ts';
 import { describe } from './describe.ts';
 import { cordonCmd, drain, uncordonCmd } from './drain.ts';
+import { events } from './events.ts';
 import { exec } from './exec.ts';
 import { get } from './get.ts';
 import { label } from './label.ts';
@@ -47,6 +48,7 @@ export const COMMANDS = [
   taint,
   logs,
   exec,
+  events,
   apiResources,
   version,
 ] as const;

@@ -37,11 +37,17 @@ export function consolePanel(lab: Lab): ConsolePanel {
     if (transcript.length > MAX_TRANSCRIPT) transcript.shift();
   }
 
+  /** watchLine is the transcript line of the running watch, which keeps when it stopped. */
+  let watchLine: TranscriptLine | undefined;
+
   async function stopWatch(): Promise<void> {
     if (!watching) return;
     watching = false;
     append('^C\n');
-    await lab.act({ type: 'unwatch' });
+    const res = await lab.act({ type: 'unwatch' });
+    if (watchLine && res.ok) watchLine.stopped = res.state.time;
+    watchLine = undefined;
+    lab.setHash();
   }
 
   form.addEventListener('submit', async (ev) => {
@@ -53,10 +59,8 @@ export function consolePanel(lab: Lab): ConsolePanel {
     historyAt = history.length;
     input.value = '';
     hints.replaceChildren();
-    if (watching) {
-      watching = false;
-      append('^C\n');
-    }
+    // A new line ends a running watch, as Ctrl+C and typing it would.
+    await stopWatch();
     const label = lineLabel(cmd, raw);
     const local = localOutput(cmd, lang);
     if (local) {
@@ -74,6 +78,7 @@ export function consolePanel(lab: Lab): ConsolePanel {
     if (res.ok && res.result) print(label, res.result, res.state.actions.length - 1);
     else if (!res.ok) print(label, { stdout: '', stderr: `${res.error}\n`, exitCode: 1 });
     watching = res.ok && res.state.watching;
+    watchLine = watching ? transcript.at(-1) : undefined;
     if (watching) lab.announce(t.watching);
     lab.setHash();
   });
@@ -122,7 +127,12 @@ export function consolePanel(lab: Lab): ConsolePanel {
     print,
     onState(next) {
       if (next.watchRows && watching) append(next.watchRows);
-      if (watching && !next.watching) watching = false;
+      if (watching && !next.watching) {
+        // Ended in the worker (an apply from the manifest editor, a seek backwards).
+        watching = false;
+        if (watchLine) watchLine.stopped = next.time;
+        watchLine = undefined;
+      }
     },
     hash: () => ({ transcript: [...transcript] }),
     restore(state, res) {
@@ -133,9 +143,17 @@ export function consolePanel(lab: Lab): ConsolePanel {
             ? res.outputs?.[l.action]
             : localOutput(parseConsoleLine(l.line), lang);
         print(l.line, out ?? { stdout: '', stderr: '', exitCode: 0 }, l.action);
+        // A watch's rows are in its output (replay.ts); one the learner stopped shows its ^C.
+        if (l.stopped !== undefined) {
+          append('^C\n');
+          transcript[transcript.length - 1]!.stopped = l.stopped;
+        }
         history.push(l.line);
       }
       historyAt = history.length;
+      // A watch still running when the link was made streams on.
+      watching = res.state.watching;
+      watchLine = watching ? transcript.at(-1) : undefined;
     },
   };
 }

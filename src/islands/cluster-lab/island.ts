@@ -43,11 +43,22 @@ export async function start(root: HTMLElement): Promise<void> {
       decoded.kind === 'ok' && decoded.state.seed !== config.seed
         ? { kind: 'invalid', reason: `seed ${decoded.state.seed}, not ${config.seed}` }
         : decoded;
-    let init: { time?: number; actions?: LabState['actions'] } = {};
+    let init: {
+      time?: number;
+      actions?: LabState['actions'];
+      stops?: { action: number; at: number }[];
+    } = {};
     if (hash.kind === 'invalid') {
       notice.hidden = false;
       notice.textContent = fill(t.badHash, { reason: hash.reason });
-    } else if (hash.kind === 'ok') init = { time: hash.state.time, actions: hash.state.actions };
+    } else if (hash.kind === 'ok') {
+      const stops = (hash.state.transcript ?? []).flatMap((l) =>
+        l.action !== undefined && l.stopped !== undefined
+          ? [{ action: l.action, at: l.stopped }]
+          : [],
+      );
+      init = { time: hash.state.time, actions: hash.state.actions, stops };
+    }
     const base = { type: 'init', scenarioYaml: config.scenarioYaml, seed: config.seed } as const;
     let res = await lab.client.call({ ...base, ...init });
     let restored = hash.kind === 'ok' && res.ok;

@@ -25,11 +25,14 @@ export const MAX_TRANSCRIPT = 100;
 /**
  * TranscriptLine is one line typed in the console. action is the index in actions of what it
  * did to the cluster (its output is replayed from there); lines without one (help, an unknown
- * program) are answered by the console again.
+ * program) are answered by the console again. stopped is, for a `kubectl get -w`, the virtual
+ * time (ms) the watch ended at (Escape, Ctrl+C, the next line): the replay prints the rows it
+ * streamed up to then. A watch with no stopped time was still running when the link was made.
  */
 export interface TranscriptLine {
   line: string;
   action?: number;
+  stopped?: number;
 }
 
 /** WHY_TARGET is the Why? panel's choice: "pod:NAME" or "node:NAME". */
@@ -62,9 +65,11 @@ function fromBase64Url(s: string): string {
 
 /** encodeHash returns the hash for a lab state, e.g. "#lab=eyJ2Ijox...". */
 export function encodeHash(s: LabState): string {
-  const c = (s.transcript ?? [])
-    .slice(-MAX_TRANSCRIPT)
-    .map((l) => (l.action === undefined ? { l: l.line } : { l: l.line, a: l.action }));
+  const c = (s.transcript ?? []).slice(-MAX_TRANSCRIPT).map((l) => ({
+    l: l.line,
+    ...(l.action === undefined ? {} : { a: l.action }),
+    ...(l.stopped === undefined ? {} : { s: l.stopped }),
+  }));
   const body = {
     v: HASH_VERSION,
     s: s.scenario,
@@ -143,10 +148,15 @@ export function decodeHash(hash: string, scenario: string, until: number): HashR
       const x = (typeof l === 'object' && l !== null ? l : {}) as Record<string, unknown>;
       if (typeof x.l !== 'string' || x.l.length > MAX_LINE)
         return { kind: 'invalid', reason: 'bad transcript line' };
-      if (x.a === undefined) transcript.push({ line: x.l });
-      else if (typeof x.a === 'number' && Number.isInteger(x.a) && x.a >= 0 && x.a < actions.length)
-        transcript.push({ line: x.l, action: x.a });
-      else return { kind: 'invalid', reason: 'bad transcript line' };
+      const line: TranscriptLine = { line: x.l };
+      if (typeof x.a === 'number' && Number.isInteger(x.a) && x.a >= 0 && x.a < actions.length)
+        line.action = x.a;
+      else if (x.a !== undefined) return { kind: 'invalid', reason: 'bad transcript line' };
+      // Only a line that did something can have started a watch.
+      if (line.action !== undefined && isTime(x.s, b.t) && x.s >= actions[line.action]!.at)
+        line.stopped = x.s;
+      else if (x.s !== undefined) return { kind: 'invalid', reason: 'bad transcript line' };
+      transcript.push(line);
     }
   }
   if (b.w !== undefined && (typeof b.w !== 'string' || !WHY_TARGET.test(b.w)))

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, restore, snapshot } from '../../../sim/index.ts';
 import { parse as parseYaml } from 'yaml';
-import { decodeHash, encodeHash, MAX_TRANSCRIPT, type LabState } from './lab-state.ts';
+import { decodeHash, encodeHash, MAX_TRANSCRIPT, type Action, type LabState } from './lab-state.ts';
+import { perform, replay, streamedRows, type Watch } from './replay.ts';
 import { nodeStatus, whyChain } from './model.ts';
 
 const yaml = readFileSync(
@@ -104,5 +105,63 @@ describe('a run of node-failure', () => {
           w.fields.some((f) => f.startsWith('status.conditions')),
       ),
     ).toBe(true);
+  });
+});
+
+describe('replaying a shared link', () => {
+  const fresh = () => restore(snapshot(parseYaml(yaml), 7, 0, []));
+  const watchAt = 30_000;
+  const actions: Action[] = [{ at: watchAt, kubectl: 'get deployments -w' }];
+
+  /** live plays the watch as the lab does: in uneven slices, printing rows after each. */
+  const live = (until: number) => {
+    const run = fresh();
+    run.runUntil(watchAt);
+    const { result, watch } = perform(run, actions[0]!);
+    const w: Watch = { w: watch!, from: run.cluster.apiserver.changes.length };
+    let out = result!.stdout;
+    for (let t = watchAt; t < until;) {
+      t = Math.min(until, t + 1_000 + ((t / 1_000) % 7) * 3_100);
+      run.runUntil(t);
+      out += streamedRows(run, w);
+    }
+    return out;
+  };
+
+  it('prints the rows a stopped kubectl get -w streamed, as the console showed them', () => {
+    const shown = live(120_000);
+    // The Deployment changes as its Pods start: the list, then rows.
+    expect(shown.split('\n').length).toBeGreaterThan(3);
+    expect(shown).toMatch(/\nweb {3}\d\/3 {3}/);
+    // The link was made later, after the Deployment changed again (node-1's Pod replaced).
+    expect(live(600_000)).not.toBe(shown);
+    const { outputs, watch } = replay(fresh(), actions, 600_000, new Map([[0, 120_000]]));
+    expect(outputs[0]?.stdout).toBe(shown);
+    expect(watch).toBeUndefined();
+  });
+
+  it('ends a watch at the next kubectl command, and keeps one still running at the link time', () => {
+    const ended = replay(fresh(), [...actions, { at: 120_000, kubectl: 'get nodes' }], 200_000);
+    expect(ended.outputs[0]?.stdout).toBe(live(120_000));
+    expect(ended.outputs[1]?.stdout).toMatch(/^NAME/);
+    expect(ended.watch).toBeUndefined();
+    const running = replay(fresh(), actions, 120_000);
+    expect(running.outputs[0]?.stdout).toBe(live(120_000));
+    expect(running.watch?.w.resource).toBe('deployments');
+  });
+
+  it('carries when a watch stopped in the hash, and refuses a stop before its command', () => {
+    const state: LabState = {
+      scenario: 'node-failure',
+      seed: 7,
+      time: 200_000,
+      actions,
+      transcript: [{ line: 'kubectl get deployments -w', action: 0, stopped: 120_000 }],
+    };
+    expect(decodeHash(encodeHash(state), 'node-failure', until)).toEqual({ kind: 'ok', state });
+    const early = encodeHash({ ...state, transcript: [{ line: 'x', action: 0, stopped: 10 }] });
+    expect(decodeHash(early, 'node-failure', until).kind).toBe('invalid');
+    const local = encodeHash({ ...state, transcript: [{ line: 'help', stopped: 120_000 }] });
+    expect(decodeHash(local, 'node-failure', until).kind).toBe('invalid');
   });
 });

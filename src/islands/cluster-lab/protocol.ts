@@ -124,6 +124,8 @@ export type Request =
       seed: number;
       time?: number;
       actions?: Action[];
+      /** stops are when the learner stopped each `kubectl get -w` of actions (by index), in ms. */
+      stops?: { action: number; at: number }[];
     }
   | { id: number; type: 'advance'; toMs: number }
   | { id: number; type: 'step' }
@@ -144,7 +146,7 @@ export type Response =
       result?: CommandResult;
       why?: WhyWrite[];
       figures?: FiguresResult;
-      /** outputs are, on init, what each replayed action printed (undefined for faults). */
+      /** outputs are, on init, what each replayed action printed (undefined for faults), a watch's rows included. */
       outputs?: (CommandResult | undefined)[];
     }
   | { id: number; ok: false; error: string; state?: ViewState };

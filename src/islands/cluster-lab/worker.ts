@@ -19,13 +19,12 @@ import {
   type Service,
   type EndpointSlice,
   type TraceEntry,
-  type KubectlWatch,
   type WhyWrite,
-  watchRows,
 } from '../../../sim/index.ts';
 import { parse as parseYaml } from 'yaml';
 import { describeEntry, nodeStatus, podStatus, whyChain } from './model.ts';
 import type { Action, LabFault } from './lab-state.ts';
+import { replay, streamedRows, type Watch } from './replay.ts';
 import type {
   CommandResult,
   FiguresResult,
@@ -45,7 +44,7 @@ let run: ScenarioRun | undefined;
 let actions: Action[] = [];
 let sent = 0;
 /** watch is the running `kubectl get -w`, and how many changes it has printed. */
-let watch: { w: KubectlWatch; from: number } | undefined;
+let watch: Watch | undefined;
 
 const ANIMATED = new Set(['request', 'watch', 'call', 'fault', 'command']);
 const MAX_EVENTS = 60;
@@ -53,35 +52,24 @@ const MAX_PODS_SHOWN = 40;
 /** ADVANCE_BUDGET_MS is the most wall time one playback request may take (see advance). */
 const ADVANCE_BUDGET_MS = 150;
 
-/** perform does one action on the cluster, as sim/scenario/snapshot.ts#restore replays it. */
-function perform(a: Action): CommandResult | undefined {
-  const c = run!.cluster;
-  if ('kubectl' in a) {
-    const { stdout, stderr, exitCode } = c.kubectl(a.kubectl, a.stdin);
-    return { stdout, stderr, exitCode };
-  }
-  if ('exec' in a) return c.exec(a.node, a.exec);
-  c.fault(a.fault as LabFault, a.node);
-  return undefined;
-}
-
 /**
  * build replays the actions on a fresh run up to time, as restore does, keeping what each printed
- * (a shared link shows the console transcript it was made with).
+ * (a shared link shows the console transcript it was made with, `kubectl get -w` rows included:
+ * replay.ts). stops are when the learner stopped each watch, by action index; a watch still
+ * running at time streams on.
  */
-function build(time: number, acts: Action[]): (CommandResult | undefined)[] {
+function build(
+  time: number,
+  acts: Action[],
+  stops?: ReadonlyMap<number, number>,
+): (CommandResult | undefined)[] {
   run = restore(snapshot(scenarioInput as never, seed, 0, []));
-  const outputs: (CommandResult | undefined)[] = new Array<CommandResult | undefined>(acts.length);
-  const order = acts.map((a, i) => ({ a, i })).sort((x, y) => x.a.at - y.a.at);
-  for (const { a, i } of order) {
-    run.runUntil(a.at);
-    outputs[i] = perform(a);
-  }
-  run.runUntil(time);
+  const replayed = replay(run, acts, time, stops);
   actions = acts;
   sent = run.cluster.sim.trace.length;
-  watch = undefined;
-  return outputs;
+  // A seek backwards (no stops) ends a watch, as before; a restored link keeps a running one.
+  watch = stops ? replayed.watch : undefined;
+  return replayed.outputs;
 }
 
 const MAX_NAMES = 200;
@@ -160,12 +148,7 @@ function state(): ViewState {
       .peekAll<Service>(r)
       .slice(0, MAX_NAMES)
       .map((o) => o.metadata.name);
-  let rows: string | undefined;
-  if (watch) {
-    const changes = api.changes;
-    rows = watchRows(watch.w, changes.slice(watch.from), now()) || undefined;
-    watch.from = changes.length;
-  }
+  const rows = watch ? streamedRows(run!, watch) || undefined : undefined;
   return {
     names,
     watching: watch !== undefined,
@@ -233,7 +216,11 @@ function handle(req: Request): Response {
     scenarioInput = parseYaml(req.scenarioYaml);
     scenario = parseScenario(req.scenarioYaml);
     seed = req.seed;
-    const outputs = build(req.time ?? 0, req.actions ?? []);
+    const outputs = build(
+      req.time ?? 0,
+      req.actions ?? [],
+      new Map((req.stops ?? []).map((s) => [s.action, s.at])),
+    );
     return { id: req.id, ok: true, state: state(), outputs };
   }
   if (!run) return { id: req.id, ok: false, error: 'not initialised' };
@@ -282,12 +269,14 @@ function handle(req: Request): Response {
         id: req.id,
         ok: true,
         state: state(),
-        why: markLearnerFaults(whyChain(
-          { trace: run.cluster.sim.trace, changes: run.cluster.apiserver.changes },
-          req.kind,
-          req.name,
-          { gracePeriod: run.cluster.sim.settings.nodeMonitorGracePeriod / 1000 },
-        )),
+        why: markLearnerFaults(
+          whyChain(
+            { trace: run.cluster.sim.trace, changes: run.cluster.apiserver.changes },
+            req.kind,
+            req.name,
+            { gracePeriod: run.cluster.sim.settings.nodeMonitorGracePeriod / 1000 },
+          ),
+        ),
       };
     case 'figures':
       return { id: req.id, ok: true, state: state(), figures: figures(req.lang, req.window) };

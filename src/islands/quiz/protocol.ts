@@ -1,7 +1,7 @@
 // The messages between quiz islands (main thread) and the one quiz worker they share. Every
 // request carries an id; the worker answers with the same id. Types only, plus the page payload.
 
-import type { Answer, Grade, Variant } from '../../quiz/grade.ts';
+import type { Answer, Grade, Lang, Variant } from '../../quiz/grade.ts';
 import type { Fact } from '../../quiz/evidence.ts';
 import type { Question, Text } from '../../quiz/schema.ts';
 import type { CommandOutput } from '../../../sim/index.ts';
@@ -17,6 +17,8 @@ export interface Payload {
   lesson?: string;
   question: Question;
   scenarioYaml?: string;
+  /** lang is the page's language: the console answers a task's help and unknown programs in it. */
+  lang: Lang;
 }
 
 /** Request is what an island asks the worker. */

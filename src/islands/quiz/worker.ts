@@ -196,7 +196,7 @@ function gradeAnswer(
   const lines = answer.kind === 'task' ? commandLines(answer.commands).length : 0;
   const from =
     q.kind === 'task' && lines > 0 && lines <= MAX_COMMANDS ? takeStart(qid, v) : undefined;
-  const { run: answerRun, ...g } = grade(q, k, answer, payload.scenarioYaml, from);
+  const { run: answerRun, ...g } = grade(q, k, answer, payload.scenarioYaml, from, payload.lang);
   // What-if answers always show their own run's moments (the point is to see them move);
   // other kinds show the key run's moments after a wrong answer.
   const revealed = reveal || g.correct;
@@ -272,7 +272,7 @@ function handle(req: Exclude<Request, { type: 'prepare' }>): Response {
         runVariantSteps(
           payload.scenarioYaml,
           variantOf(q, req.v),
-          { commands: { at: q.start, lines }, until: q.start * 1000 },
+          { commands: { at: q.start, lines }, until: q.start * 1000, lang: payload.lang },
           takeStart(req.qid, req.v),
         ),
       );

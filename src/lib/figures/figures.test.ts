@@ -15,6 +15,7 @@ import {
 } from '../../../sim/index.ts';
 import { classSvg } from './class-svg.ts';
 import { graphSvg } from './graph-svg.ts';
+import { edgeLabel } from './strings.ts';
 import { figureId, runFor, SCENARIO_DIR } from './run.ts';
 import { AuthorError } from '../author-error.ts';
 import { sequenceSvg } from './sequence-svg.ts';
@@ -426,5 +427,24 @@ describe('runFor', () => {
     expect(figureId('sequence', { a: 1 })).toBe(figureId('sequence', { a: 1 }));
     expect(figureId('sequence', { a: 1 })).not.toBe(figureId('sequence', { a: 2 }));
     expect(figureId('graph', { a: 1 })).toMatch(/^kal-graph-[0-9a-z]+$/);
+  });
+});
+
+describe('component graph edge labels', () => {
+  it("count messages in the figure language, from the projection's kind, count and what", () => {
+    const e = (kind: 'requests' | 'stores' | 'watches' | 'calls', count: number, what = '') => ({
+      kind,
+      count,
+      what,
+    });
+    expect(edgeLabel(e('requests', 6), true, 'en')).toBe('6 requests');
+    expect(edgeLabel(e('requests', 1), true, 'en')).toBe('1 request');
+    expect(edgeLabel(e('watches', 22), true, 'en')).toBe('22 watch events');
+    expect(edgeLabel(e('requests', 6), true, 'ja')).toBe('6 件のリクエスト');
+    expect(edgeLabel(e('watches', 22), true, 'ja')).toBe('22 件の watch イベント');
+    expect(edgeLabel(e('stores', 74), true, 'ja')).toBe('etcd への書き込み 74 件');
+    expect(edgeLabel(e('calls', 15, 'CRI'), true, 'ja')).toBe('CRI ×15');
+    expect(edgeLabel(e('watches', 22), false, 'ja')).toBe('watch イベント');
+    expect(edgeLabel(e('calls', 15, 'CNI'), false, 'en')).toBe('CNI');
   });
 });

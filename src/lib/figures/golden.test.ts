@@ -59,6 +59,13 @@ describe('figure SVG golden files', () => {
     );
   });
 
+  it('component graph in Japanese: edge counts in Japanese (「6 件のリクエスト」), the columns apart to fit them', () => {
+    golden(
+      'apply-to-running.graph.ja.svg',
+      graphSvg(componentGraph(apply.trace, { mergeNodes: true }), { id: 'g', lang: 'ja' }),
+    );
+  });
+
   it('resource diagram', () => {
     golden(
       'apply-to-running.class.svg',

@@ -5,7 +5,7 @@
 // component's requests and watch events run as two short horizontal arrows. Edge kinds differ by
 // line style (solid, thick, dashed, dotted), never by colour alone; a legend names them.
 import type { ComponentGraph, GraphEdge, GraphNode } from '../../../sim/index.ts';
-import { FIGURE_STRINGS, fill, type FigureLang } from './strings.ts';
+import { FIGURE_STRINGS, edgeLabel, fill, type FigureLang } from './strings.ts';
 import { esc, line, markerRef, num, polyline, rect, svgFrame, text, textWidth } from './svg.ts';
 
 export interface GraphSvgOptions {
@@ -49,6 +49,9 @@ export function graphSvg(g: ComponentGraph, opts: GraphSvgOptions): string {
       .flatMap((e) => [e.from, e.to]),
   );
   const wOf = (n: GraphNode) => Math.max(textWidth(n.label, FONT) + 24, 120);
+  // Edge labels in the figure's language; the columns move apart for a label wider than the gap.
+  const labels = g.edges.map((e) => edgeLabel(e, g.counts, opts.lang ?? 'en'));
+  const gap = Math.max(GAP, ...labels.map((l) => textWidth(l, FONT) + 20));
 
   // Machines: one group per node, or one "Worker node" group when agents are merged.
   const machines = new Map<string, GraphNode[]>();
@@ -64,9 +67,9 @@ export function graphSvg(g: ComponentGraph, opts: GraphSvgOptions): string {
   control.forEach((n, i) => boxes.set(n.id, { x: MARGIN, y: top + i * PITCH, w: leftW, h: BOX_H }));
   const leftBottom = top + Math.max(control.length, 1) * PITCH - (PITCH - BOX_H);
 
-  const apiX = MARGIN + (control.length ? leftW + GAP : 0);
+  const apiX = MARGIN + (control.length ? leftW + gap : 0);
   const apiW = api ? Math.max(textWidth(api.label, FONT) + 28, 140) : 0;
-  const rightX = apiX + apiW + GAP - GROUP_PAD;
+  const rightX = apiX + apiW + gap - GROUP_PAD;
   const groups: { label: string; box: Box }[] = [];
   let gy = top - GROUP_TITLE - GROUP_PAD + 10;
   let rightEdge = apiX + apiW;
@@ -125,13 +128,13 @@ export function graphSvg(g: ComponentGraph, opts: GraphSvgOptions): string {
 
   // Edges. The two directions between one pair run side by side, 6 units apart.
   const pairCount = new Map<string, number>();
-  const edgeSvg = g.edges.map((e) => {
+  const edgeSvg = g.edges.map((e, i) => {
     const a = boxes.get(e.from)!;
     const b = boxes.get(e.to)!;
     const key = [e.from, e.to].sort().join('\u0000');
     const k = pairCount.get(key) ?? 0;
     pairCount.set(key, k + 1);
-    return drawEdge(e, a, b, k, opts.id);
+    return drawEdge(e, labels[i]!, a, b, k, opts.id);
   });
 
   const nodeSvg = g.nodes.map((n) => {
@@ -205,9 +208,9 @@ export function graphSvg(g: ComponentGraph, opts: GraphSvgOptions): string {
 
 /**
  * drawEdge joins two boxes: horizontally when they share rows, vertically when they share
- * columns, otherwise with an elbow. k (0 or 1) shifts the second edge of a pair aside.
+ * columns, otherwise with an elbow, labelled edgeText. k (0 or 1) shifts the second edge of a pair aside.
  */
-function drawEdge(e: GraphEdge, a: Box, b: Box, k: number, id: string): string {
+function drawEdge(e: GraphEdge, edgeText: string, a: Box, b: Box, k: number, id: string): string {
   const cls = `kal-fig__edge kal-fig__edge--${e.kind}`;
   const head = markerRef(id, e.kind === 'watches' ? 'open' : 'solid');
   const off = k === 0 ? -6 : 6;
@@ -220,7 +223,7 @@ function drawEdge(e: GraphEdge, a: Box, b: Box, k: number, id: string): string {
     const y = (a.h <= b.h ? cy(a) : cy(b)) + off;
     const [x1, x2] = a.x < b.x ? [a.x + a.w, b.x] : [a.x, b.x + b.w];
     path = line(x1, y, x2 + (x2 > x1 ? -1 : 1), y, cls, head);
-    label = text((x1 + x2) / 2, k === 0 ? y - 6 : y + 15, e.label, {
+    label = text((x1 + x2) / 2, k === 0 ? y - 6 : y + 15, edgeText, {
       anchor: 'middle',
       cls: 'kal-fig__edge-label',
     });
@@ -228,7 +231,7 @@ function drawEdge(e: GraphEdge, a: Box, b: Box, k: number, id: string): string {
     const x = (a.w <= b.w ? cx(a) : cx(b)) + off;
     const [y1, y2] = a.y < b.y ? [a.y + a.h, b.y] : [a.y, b.y + b.h];
     path = line(x, y1, x, y2 + (y2 > y1 ? -1 : 1), cls, head);
-    label = text(k === 0 ? x - 8 : x + 8, (y1 + y2) / 2 + 4, e.label, {
+    label = text(k === 0 ? x - 8 : x + 8, (y1 + y2) / 2 + 4, edgeText, {
       anchor: k === 0 ? 'end' : 'start',
       cls: 'kal-fig__edge-label',
     });
@@ -246,7 +249,7 @@ function drawEdge(e: GraphEdge, a: Box, b: Box, k: number, id: string): string {
       cls,
       head,
     );
-    label = text((x1 + x2) / 2, y1 - 6, e.label, { anchor: 'middle', cls: 'kal-fig__edge-label' });
+    label = text((x1 + x2) / 2, y1 - 6, edgeText, { anchor: 'middle', cls: 'kal-fig__edge-label' });
   }
   return `<g class="kal-fig__link kal-fig__link--${e.kind}" data-from="${esc(e.from)}" data-to="${esc(e.to)}">${path}${label}</g>`;
 }

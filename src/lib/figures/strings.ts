@@ -68,6 +68,13 @@ const en = {
     watches: 'watch events',
     calls: 'calls',
   },
+  /** edgeCounts label a component graph's edges with their message count: one, and many. */
+  edgeCounts: {
+    requests: ['{n} request', '{n} requests'],
+    stores: ['{n} etcd write', '{n} etcd writes'],
+    watches: ['{n} watch event', '{n} watch events'],
+    calls: ['{what} ×{n}', '{what} ×{n}'],
+  } as Record<'requests' | 'stores' | 'watches' | 'calls', [string, string]>,
 };
 
 export type FigureStrings = typeof en;
@@ -138,6 +145,12 @@ const ja: FigureStrings = {
     watches: 'watch イベント',
     calls: '呼び出し',
   },
+  edgeCounts: {
+    requests: ['{n} 件のリクエスト', '{n} 件のリクエスト'],
+    stores: ['etcd への書き込み {n} 件', 'etcd への書き込み {n} 件'],
+    watches: ['{n} 件の watch イベント', '{n} 件の watch イベント'],
+    calls: ['{what} ×{n}', '{what} ×{n}'],
+  },
 };
 
 export const FIGURE_STRINGS: Record<FigureLang, FigureStrings> = { en, ja };
@@ -149,4 +162,20 @@ export function fill(template: string, params: Record<string, string | number>):
     if (v === undefined) throw new Error(`figure string needs a value for {${k}}: ${template}`);
     return String(v);
   });
+}
+
+/**
+ * edgeLabel is a component graph edge's label in a language: its message count ("6 requests",
+ * 「6 件のリクエスト」) when the graph counts, else what the messages are; a node-local call says
+ * what it carries (CRI, CNI).
+ */
+export function edgeLabel(
+  e: { kind: keyof FigureStrings['edgeKinds']; count: number; what?: string },
+  counts: boolean,
+  lang: FigureLang,
+): string {
+  const s = FIGURE_STRINGS[lang];
+  if (!counts) return e.kind === 'calls' ? (e.what ?? '') : s.edgeKinds[e.kind];
+  const [one, many] = s.edgeCounts[e.kind];
+  return fill(e.count === 1 ? one : many, { n: e.count, what: e.what ?? '' });
 }

@@ -34,15 +34,22 @@ export function formatEventSource(e: Event): string {
   return instance ? `${component}, ${instance}` : component;
 }
 
-/** printEvent mirrors printers.go#printEvent. Simplification: no event series. */
+/**
+ * printEvent mirrors printers.go#printEvent: an events.k8s.io/v1 Event (no firstTimestamp or
+ * lastTimestamp) is first seen at its eventTime, and a series gives LAST SEEN and COUNT.
+ */
 export function printEvent(e: Event, now: number, wide = false): TableRow {
   const firstTimestamp = e.firstTimestamp
     ? translateTimestampSince(e.firstTimestamp, now)
     : translateTimestampSince(e.eventTime ?? undefined, now);
-  const lastTimestamp = e.lastTimestamp
+  let lastTimestamp = e.lastTimestamp
     ? translateTimestampSince(e.lastTimestamp, now)
     : firstTimestamp;
-  const count = e.count || 1;
+  let count = e.count || 1;
+  if (e.series) {
+    lastTimestamp = translateTimestampSince(e.series.lastObservedTime, now);
+    count = e.series.count;
+  }
   const kind = (e.involvedObject?.kind ?? '').toLowerCase();
   const target = e.involvedObject?.name ? `${kind}/${e.involvedObject.name}` : kind;
   const message = (e.message ?? '').trim();

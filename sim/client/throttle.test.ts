@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { KubeAPIServer } from '../apiserver/apiserver.ts';
+import { Simulation } from '../engine/simulation.ts';
+import { EtcdStore } from '../etcd/store.ts';
+import type { Namespace } from '../api/types.ts';
+import { Client } from './client.ts';
+import { TokenBucketRateLimiter } from './throttle.ts';
+import { RateLimitingQueue } from './workqueue.ts';
+
+describe('TokenBucketRateLimiter', () => {
+  it('lets a burst through at once, then spaces requests 1/QPS apart', () => {
+    const b = new TokenBucketRateLimiter(20, 30);
+    const times = Array.from({ length: 34 }, () => b.reserve(1_000));
+    expect(times.slice(0, 30)).toEqual(Array(30).fill(1_000));
+    // The 31st request waits for one token refilled at 20 per second (50 ms), the next 50 ms more.
+    expect(times.slice(30)).toEqual([1_050, 1_100, 1_150, 1_200]);
+    expect(b.throttled).toBe(4);
+    expect(b.waitedMs).toBe(50 + 100 + 150 + 200);
+  });
+
+  it('refills with virtual time, never above burst', () => {
+    const b = new TokenBucketRateLimiter(10, 5);
+    for (let i = 0; i < 5; i++) b.reserve(0);
+    expect(b.readyAt(0)).toBe(100);
+    expect(b.tryAccept(50)).toBe(false);
+    expect(b.tryAccept(100)).toBe(true);
+    // A long idle time refills to burst (5), not more: the sixth request waits.
+    const times = Array.from({ length: 6 }, () => b.reserve(60_000));
+    expect(times).toEqual([60_000, 60_000, 60_000, 60_000, 60_000, 60_100]);
+  });
+
+  it('rounds waits up to whole milliseconds without drifting', () => {
+    const b = new TokenBucketRateLimiter(30, 1);
+    const times = Array.from({ length: 4 }, () => b.reserve(0));
+    expect(times).toEqual([0, 34, 67, 100]);
+  });
+});
+
+describe('Client rate limits', () => {
+  function setup(qps: number, burst: number) {
+    const sim = new Simulation({ seed: 1 });
+    const api = new KubeAPIServer(sim, new EtcdStore());
+    const client = new Client(api, 'replicaset-controller', { qps, burst });
+    return { sim, api, client };
+  }
+
+  it('takes a token per request and one per watch opened, none per watch event', () => {
+    const { sim, client } = setup(1, 3);
+    client.watch(
+      'namespaces',
+      {},
+      () => {},
+      () => {},
+    );
+    client.create<Namespace>('namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'a' },
+    } as Namespace);
+    client.create<Namespace>('namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'b' },
+    } as Namespace);
+    sim.runUntil(10);
+    // Three tokens used (watch + two creates); the deliveries took none, so the next waits 1 s.
+    expect(client.reserve()).toBe(1_000);
+  });
+
+  it('holds a controller queue until its client has a token again', () => {
+    const { sim, client } = setup(2, 2);
+    const ran: [string, number][] = [];
+    const q = new RateLimitingQueue(sim, { name: 'test', limiter: client.limiter }, (key) => {
+      ran.push([key, sim.now()]);
+      // Each sync sends two requests.
+      client.list('namespaces');
+      client.list('namespaces');
+    });
+    // The bucket (2 tokens, 2 per second) is empty at 0: the first sync waits for a token (500 ms),
+    // and its two requests leave the bucket one token in debt: the second sync waits until a whole
+    // token is back, two refills later (1,500).
+    client.limiter!.reserve(0);
+    client.limiter!.reserve(0);
+    q.add('a');
+    q.add('b');
+    sim.runUntil(5_000);
+    expect(ran).toEqual([
+      ['a', 500],
+      ['b', 1_500],
+    ]);
+  });
+});
