@@ -23,6 +23,7 @@ export type { Snapshot } from './scenario/snapshot.ts';
 export type * from './api/types.ts';
 export * from './projections/index.ts';
 export type * from './projections/index.ts';
-export { printPod, nodeStatusString } from './kubectl/printers.ts';
+export { printPod } from './registry/core/pods/printer.ts';
+export { nodeStatusString } from './registry/core/nodes/printer.ts';
 export { runKubectl, watchRows } from './kubectl/kubectl.ts';
 export type { KubectlResult, KubectlWatch, WatchChange } from './kubectl/kubectl.ts';

@@ -20,7 +20,6 @@ import type { Simulation } from '../engine/simulation.ts';
 import type { RequestEntry } from '../engine/trace.ts';
 import type { EtcdStore, KeyValue, WatchEvent } from '../etcd/store.ts';
 import { defaultTolerationSeconds, priorityAdmission, taintNodesByCondition } from './admission.ts';
-import { defaultDeployment, defaultPod, defaultReplicaSet, defaultService } from './defaults.ts';
 import {
   newAlreadyExists,
   newBadRequest,
@@ -38,9 +37,8 @@ import {
   type FieldError,
 } from './errors.ts';
 import { apiVersionOf, keyFor, qualifiedKind, qualifiedResource, resources, type ResourceInfo } from './registry.ts';
-import { validateName, validateObject } from './validation.ts';
+import { validateName } from './validation.ts';
 import { decode, decodeStrict } from './decode.ts';
-import { defaultPodDisruptionBudget } from '../registry/policy/poddisruptionbudgets/strategy.ts';
 import { FieldSelector, listFieldSelector, selectableField } from './fields.ts';
 import { defaultServiceNodePortRange, PortAllocator } from './portallocator.ts';
 import { applyJSONPatch, JSONPatchError, JSONPatchType, strategicMergePatch, StrategicMergePatchType, type PatchType } from './patch.ts';
@@ -424,56 +422,31 @@ export class KubeAPIServer {
     return this.freeze ? deepFreeze(obj) : obj;
   }
 
+  /**
+   * defaultAndAdmit runs what happens to a request's object before validation, in upstream's
+   * order: defaulting (the kind's SetDefaults), then on create the mutating admission plugins,
+   * the strategy's PrepareForCreate, and the Service storage's IP and node port allocation.
+   */
   private defaultAndAdmit(r: ResourceInfo, obj: AnyObject, isCreate: boolean, requestName = obj.metadata.name): void {
-    switch (obj.kind) {
-      case 'Pod':
-        defaultPod(obj);
-        if (isCreate) {
-          priorityAdmission(obj, requestName);
-          defaultTolerationSeconds(obj, this.sim.settings);
-        }
-        break;
-      case 'Deployment':
-        defaultDeployment(obj);
-        break;
-      case 'ReplicaSet':
-        defaultReplicaSet(obj);
-        break;
-      case 'Service':
-        defaultService(obj);
-        if (isCreate) {
-          this.allocateClusterIP(obj);
-          try {
-            this.initNodePorts(obj);
-          } catch (e) {
-            this.allocatedIPs.delete(obj.spec.clusterIP ?? '');
-            throw e;
-          }
-        }
-        break;
-      case 'Namespace':
-        // Mirrors pkg/registry/core/namespace/strategy.go (PrepareForCreate: phase Active, the
-        // "kubernetes" finalizer) and SetDefaults_Namespace in pkg/apis/core/v1/defaults.go (the
-        // immutable kubernetes.io/metadata.name label, on create and update).
-        obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name };
-        if (isCreate) {
-          obj.status = { phase: 'Active' };
-          const finalizers = obj.spec?.finalizers ?? [];
-          obj.spec = { ...obj.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
-        }
-        break;
-      case 'PodDisruptionBudget':
-        defaultPodDisruptionBudget(obj, isCreate);
-        break;
-      case 'Node':
-        if (isCreate) taintNodesByCondition(obj);
-        obj.spec ??= {};
-        obj.status ??= {};
-        break;
-      default:
-        break;
+    const strategy = r.rules.strategy;
+    strategy?.defaults?.(obj);
+    if (!isCreate) return;
+    if (obj.kind === 'Pod') {
+      priorityAdmission(obj, requestName);
+      defaultTolerationSeconds(obj, this.sim.settings);
     }
-    void r;
+    if (obj.kind === 'Node') taintNodesByCondition(obj);
+    strategy?.prepareForCreate?.(obj);
+    if (obj.kind === 'Service') {
+      // pkg/registry/core/service/storage/alloc.go: the Service REST storage allocates.
+      this.allocateClusterIP(obj);
+      try {
+        this.initNodePorts(obj);
+      } catch (e) {
+        this.allocatedIPs.delete(obj.spec.clusterIP ?? '');
+        throw e;
+      }
+    }
   }
 
   private checkNamespace(r: ResourceInfo, ns: string | undefined): void {
@@ -503,7 +476,7 @@ export class KubeAPIServer {
       this.checkNamespace(r, m.namespace);
       const generated = !m.name && !!m.generateName;
       if (generated) m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
-      const nameErrs = validateName(m.name ?? '', r.resource === 'namespaces');
+      const nameErrs = validateName(m.name ?? '', !!r.rules.strategy?.nameIsDNSLabel);
       if (nameErrs.length) throw newInvalid(qualifiedKind(r), m.name ?? '', nameErrs);
       m.uid = this.newUID();
       m.creationTimestamp = formatTime(this.sim.now());
@@ -511,7 +484,7 @@ export class KubeAPIServer {
       delete m.deletionGracePeriodSeconds;
       if (r.tracksGeneration) m.generation = 1;
       this.defaultAndAdmit(r, obj, true, generated ? m.generateName : m.name);
-      const errs = validateObject(obj);
+      const errs = r.rules.strategy?.validate?.(obj) ?? [];
       if (errs.length) {
         if (obj.kind === 'Service') this.releaseServiceAllocations(obj);
         throw newInvalid(qualifiedKind(r), m.name!, errs);
@@ -609,14 +582,7 @@ export class KubeAPIServer {
     // Stored objects are immutable, so the new object may share unchanged parts with the old one.
     if (subresource === 'status') {
       next = { ...c, status: o.status, metadata: { ...cur.metadata } };
-      // deploymentStatusStrategy.PrepareForUpdate resets only spec and labels, so annotations
-      // written through deployments/status stick: that is how the deployment controller sets
-      // deployment.kubernetes.io/revision (pkg/registry/apps/deployment/strategy.go).
-      if (r.resource === 'deployments') {
-        const m = next.metadata as Record<string, unknown>;
-        if (obj.metadata?.annotations) m.annotations = deepClone(obj.metadata.annotations);
-        else delete m.annotations;
-      }
+      r.rules.strategy?.prepareForStatusUpdate?.(next as unknown as AnyObject, obj);
     } else {
       next = { ...o };
       if (r.hasStatus) next.status = c.status;
@@ -636,38 +602,20 @@ export class KubeAPIServer {
       next.metadata = m as unknown as T['metadata'];
       this.defaultAndAdmit(r, next as unknown as AnyObject, false);
       if (r.tracksGeneration && c.spec !== next.spec && JSON.stringify(c.spec) !== JSON.stringify(next.spec)) m.generation = (cur.metadata.generation ?? 0) + 1;
-      if (r.resource === 'services') {
-        const s = next as unknown as Service;
-        const cs = cur as unknown as Service;
-        s.spec.clusterIP = cs.spec.clusterIP;
-        s.spec.clusterIPs = cs.spec.clusterIPs;
-        s.spec.ipFamilies = cs.spec.ipFamilies;
-        s.spec.ipFamilyPolicy = cs.spec.ipFamilyPolicy;
-      }
-      if (r.resource === 'pods') {
-        // Pod spec is immutable but for a few fields (ValidatePodUpdate); nodeName only via binding.
-        (next as unknown as Pod).spec.nodeName = (cur as unknown as Pod).spec.nodeName;
-      }
-      const errs: FieldError[] = validateObject(next as unknown as AnyObject);
+      r.rules.strategy?.prepareForUpdate?.(next as unknown as AnyObject, cur);
+      const errs: FieldError[] = r.rules.strategy?.validate?.(next as unknown as AnyObject) ?? [];
       if (errs.length) throw newInvalid(qualifiedKind(r), cur.metadata.name, errs);
-      if (r.resource === 'services') {
-        const s = next as unknown as Service;
-        const cs = cur as unknown as Service;
-        // dropTypeDependentFields (pkg/registry/core/service/strategy.go): a Service no longer
-        // reachable from outside loses the externalTrafficPolicy the client did not change.
-        if (externallyAccessible(cs) && !externallyAccessible(s) && s.spec.externalTrafficPolicy === cs.spec.externalTrafficPolicy)
-          delete s.spec.externalTrafficPolicy;
-        // Simplification: node ports are allocated after validation (upstream: before, in beginUpdate).
-        this.updateNodePorts(cs, s);
-      }
+      // Simplification: node ports are allocated after validation (upstream: before, in beginUpdate).
+      if (r.resource === 'services') this.updateNodePorts(cur as unknown as Service, next as unknown as Service);
     }
     return next as unknown as T;
   }
 
   private commitUpdate<T extends AnyObject>(r: ResourceInfo, key: string, cur: KeyValue<T>, next: T): { code: number; fields?: string[] } {
     const fields = this.sim.traceLevel === 'full' ? changedFields(cur.value, next) : undefined;
-    // A finalizer-free object whose deletion is pending goes away once it has no finalizers.
-    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length) && r.resource !== 'pods') {
+    // A finalizer-free object whose deletion is pending goes away once it has no finalizers;
+    // one deleted gracefully (a Pod) waits for its grace period to be confirmed.
+    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length) && !r.rules.strategy?.checkGracefulDelete) {
       const res = this.etcd.delete<T>(key, cur.modRevision);
       this.recordStore('txn-delete', key, res.revision, r, next.metadata.namespace, next.metadata.name);
       return { code: 200, fields };
@@ -708,7 +656,7 @@ export class KubeAPIServer {
         } else {
           // Status patches, and kinds whose update path changes only the top level and metadata, build
           // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
-          const shared = subresource === 'status' || !defaultedInPlace.has(r.kind);
+          const shared = subresource === 'status' || !r.rules.strategy?.defaultsInPlace;
           merged = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
         }
         // The patched JSON is decoded into the Go type like a request body (decode.ts).
@@ -761,24 +709,21 @@ export class KubeAPIServer {
         name,
         `Precondition failed: ResourceVersion in precondition: ${opts.preconditions.resourceVersion}, ResourceVersion in object meta: ${cur.value.metadata.resourceVersion}`,
       );
-    if (resource === 'pods') {
-      const pod = cur.value as Pod;
-      let grace = opts.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
-      if (!pod.spec.nodeName || pod.status.phase === 'Succeeded' || pod.status.phase === 'Failed') grace = 0;
-      if (grace > 0) {
-        const next = { ...pod, metadata: { ...pod.metadata } };
-        const deadline = this.sim.now() + grace * 1000;
-        const existing = pod.metadata.deletionTimestamp;
-        // Graceful deletion may shorten but never extend a pending grace period.
-        if (!existing || (pod.metadata.deletionGracePeriodSeconds ?? Infinity) > grace) {
-          next.metadata.deletionTimestamp = formatTime(deadline);
-          next.metadata.deletionGracePeriodSeconds = grace;
-        }
-        if (existing && next.metadata.deletionTimestamp === existing) return { code: 202, out: pod };
-        const res = this.etcd.update<Pod>(key, cur.modRevision, (rev) => this.withRV(next, rev));
-        this.recordStore('txn-update', key, res.revision, r, ns, name);
-        return { code: 202, fields: ['metadata.deletionTimestamp'], out: res.kv!.value };
+    const grace = r.rules.strategy?.checkGracefulDelete?.(cur.value, opts.gracePeriodSeconds) ?? 0;
+    if (grace > 0) {
+      const obj = cur.value;
+      const next = { ...obj, metadata: { ...obj.metadata } };
+      const deadline = this.sim.now() + grace * 1000;
+      const existing = obj.metadata.deletionTimestamp;
+      // Graceful deletion may shorten but never extend a pending grace period.
+      if (!existing || (obj.metadata.deletionGracePeriodSeconds ?? Infinity) > grace) {
+        next.metadata.deletionTimestamp = formatTime(deadline);
+        next.metadata.deletionGracePeriodSeconds = grace;
       }
+      if (existing && next.metadata.deletionTimestamp === existing) return { code: 202, out: obj };
+      const res = this.etcd.update<AnyObject>(key, cur.modRevision, (rev) => this.withRV(next, rev));
+      this.recordStore('txn-update', key, res.revision, r, ns, name);
+      return { code: 202, fields: ['metadata.deletionTimestamp'], out: res.kv!.value };
     }
     if (cur.value.metadata.finalizers?.length && !cur.value.metadata.deletionTimestamp) {
       const next = deepClone(cur.value);
@@ -1151,12 +1096,6 @@ function needsNodePort(svc: Service): boolean {
   return svc.spec.type === 'NodePort' || svc.spec.type === 'LoadBalancer';
 }
 
-// externallyAccessible mirrors service.ExternallyAccessible (pkg/api/v1/service/util.go).
-function externallyAccessible(svc: Service): boolean {
-  const t = svc.spec.type;
-  return t === 'NodePort' || t === 'LoadBalancer' || (t === 'ClusterIP' && !!svc.spec.externalIPs?.length);
-}
-
 // shouldAllocateNodePorts: a NodePort Service always, a LoadBalancer one unless
 // allocateLoadBalancerNodePorts is false.
 function shouldAllocateNodePorts(svc: Service): boolean {
@@ -1171,8 +1110,6 @@ function decoded<T>(input: T, handOff: boolean): T {
   return handOff && !hasUndefined(input) ? input : deepClone(input);
 }
 
-/** defaultedInPlace are the kinds whose update path defaults or overwrites fields below the top level. */
-const defaultedInPlace = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Service']);
 
 // applyMergePatch is mergePatch without touching target: objects along the patch's paths are
 // copied, everything else is shared, and values from the patch are copied.

@@ -5,6 +5,7 @@
 // (registry.ts), kubectl's name resolution (the RESTMapper, resolveResource below), `kubectl
 // api-resources` and `kubectl get all` all read it. Adding a kind is one row here plus its folder
 // (see sim/README.md, "Adding a kind").
+// Each row points at its kind's rules (strategy and printer) in sim/registry/<group>/<resource>/.
 // Simplification: kubectl reads this table directly instead of GETting /api and /apis (client-go's
 // cached discovery), so no discovery requests appear in the trace.
 
@@ -38,7 +39,42 @@ export interface APIResource {
    * computes on each request (componentstatuses).
    */
   etcdPrefix?: string;
+  /** rules are the kind's strategy and printer, from its folder under sim/registry/. */
+  rules: KindRules;
 }
+
+import { deploymentPrinter } from '../registry/apps/deployments/printer.ts';
+import { deploymentStrategy } from '../registry/apps/deployments/strategy.ts';
+import { daemonSetPrinter } from '../registry/apps/daemonsets/printer.ts';
+import { replicaSetPrinter } from '../registry/apps/replicasets/printer.ts';
+import { replicaSetStrategy } from '../registry/apps/replicasets/strategy.ts';
+import { leasePrinter } from '../registry/coordination/leases/printer.ts';
+import { componentStatusPrinter } from '../registry/core/componentstatuses/printer.ts';
+import { eventPrinter } from '../registry/core/events/printer.ts';
+import { eventStrategy } from '../registry/core/events/strategy.ts';
+import { namespacePrinter } from '../registry/core/namespaces/printer.ts';
+import { namespaceStrategy } from '../registry/core/namespaces/strategy.ts';
+import { nodePrinter } from '../registry/core/nodes/printer.ts';
+import { nodeStrategy } from '../registry/core/nodes/strategy.ts';
+import { podPrinter } from '../registry/core/pods/printer.ts';
+import { podStrategy } from '../registry/core/pods/strategy.ts';
+import { servicePrinter } from '../registry/core/services/printer.ts';
+import { serviceStrategy } from '../registry/core/services/strategy.ts';
+import { endpointSlicePrinter } from '../registry/discovery/endpointslices/printer.ts';
+import { describePodObject } from '../registry/core/pods/describe.ts';
+import { describeNodeObject } from '../registry/core/nodes/describe.ts';
+import { describeDeploymentObject } from '../registry/apps/deployments/describe.ts';
+import { describeReplicaSetObject } from '../registry/apps/replicasets/describe.ts';
+import { describeServiceObject } from '../registry/core/services/describe.ts';
+import { describeDaemonSetObject } from '../registry/apps/daemonsets/describe.ts';
+import { describeNamespaceObject } from '../registry/core/namespaces/describe.ts';
+import { describeEndpointSliceObject } from '../registry/discovery/endpointslices/describe.ts';
+import {
+  describePodDisruptionBudgetObject,
+  podDisruptionBudgetPrinter,
+} from '../registry/policy/poddisruptionbudgets/printers.ts';
+import { podDisruptionBudgetStrategy } from '../registry/policy/poddisruptionbudgets/strategy.ts';
+import type { KindRules } from '../registry/rules.ts';
 
 const ALL_VERBS = [
   'create',
@@ -63,6 +99,7 @@ interface Row {
   tracksGeneration?: boolean;
   /** etcd names the etcd directory when it is not the resource; false when not stored. */
   etcd?: string | false;
+  rules: KindRules;
 }
 
 function row(r: Row): APIResource {
@@ -78,6 +115,7 @@ function row(r: Row): APIResource {
     verbs: r.verbs ?? ALL_VERBS,
     subresources: r.subresources ?? [],
     tracksGeneration: r.tracksGeneration ?? false,
+    rules: r.rules,
   };
   if (r.etcd !== false) out.etcdPrefix = `/registry/${r.etcd ?? r.resource}/`;
   return out;
@@ -97,8 +135,15 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['cs'],
     verbs: ['get', 'list'],
     etcd: false,
+    rules: { printer: componentStatusPrinter },
   }),
-  row({ kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'] }),
+  row({
+    kind: 'Event',
+    resource: 'events',
+    namespaced: true,
+    shortNames: ['ev'],
+    rules: { strategy: eventStrategy, printer: eventPrinter },
+  }),
   // pkg/registry/core/namespace/storage: no DeleteCollection.
   row({
     kind: 'Namespace',
@@ -107,6 +152,11 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['ns'],
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     subresources: ['status'],
+    rules: {
+      strategy: namespaceStrategy,
+      printer: namespacePrinter,
+      describe: describeNamespaceObject,
+    },
   }),
   row({
     kind: 'Node',
@@ -115,6 +165,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['no'],
     subresources: ['status'],
     etcd: 'minions',
+    rules: { strategy: nodeStrategy, printer: nodePrinter, describe: describeNodeObject },
   }),
   row({
     kind: 'Pod',
@@ -123,6 +174,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['po'],
     categories: ['all'],
     subresources: ['binding', 'eviction', 'exec', 'log', 'status'],
+    rules: { strategy: podStrategy, printer: podPrinter, describe: describePodObject },
   }),
   row({
     kind: 'Service',
@@ -132,6 +184,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['status'],
     etcd: 'services/specs',
+    rules: { strategy: serviceStrategy, printer: servicePrinter, describe: describeServiceObject },
   }),
   row({
     group: 'apps',
@@ -142,6 +195,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['status'],
     tracksGeneration: true,
+    rules: { printer: daemonSetPrinter, describe: describeDaemonSetObject },
   }),
   row({
     group: 'apps',
@@ -152,6 +206,11 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['scale', 'status'],
     tracksGeneration: true,
+    rules: {
+      strategy: deploymentStrategy,
+      printer: deploymentPrinter,
+      describe: describeDeploymentObject,
+    },
   }),
   row({
     group: 'apps',
@@ -162,13 +221,25 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['scale', 'status'],
     tracksGeneration: true,
+    rules: {
+      strategy: replicaSetStrategy,
+      printer: replicaSetPrinter,
+      describe: describeReplicaSetObject,
+    },
   }),
-  row({ group: 'coordination.k8s.io', kind: 'Lease', resource: 'leases', namespaced: true }),
+  row({
+    group: 'coordination.k8s.io',
+    kind: 'Lease',
+    resource: 'leases',
+    namespaced: true,
+    rules: { printer: leasePrinter },
+  }),
   row({
     group: 'discovery.k8s.io',
     kind: 'EndpointSlice',
     resource: 'endpointslices',
     namespaced: true,
+    rules: { printer: endpointSlicePrinter, describe: describeEndpointSliceObject },
   }),
   // pkg/registry/policy/poddisruptionbudget (sim/registry/policy/poddisruptionbudgets/).
   row({
@@ -179,6 +250,11 @@ export const API_RESOURCES: readonly APIResource[] = [
     shortNames: ['pdb'],
     subresources: ['status'],
     tracksGeneration: true,
+    rules: {
+      strategy: podDisruptionBudgetStrategy,
+      printer: podDisruptionBudgetPrinter,
+      describe: describePodDisruptionBudgetObject,
+    },
   }),
 ];
 
@@ -204,8 +280,10 @@ export function groupKindString(r: APIResource): string {
 
 /** apiResource returns the row of a served resource by its plural name. */
 export function apiResource(resource: string): APIResource | undefined {
-  return API_RESOURCES.find((r) => r.resource === resource);
+  return byResource.get(resource);
 }
+
+const byResource = new Map(API_RESOURCES.map((r) => [r.resource, r]));
 
 /** resourcesInCategory lists a category's resources in discovery order ("all" for get all). */
 export function resourcesInCategory(category: string): APIResource[] {

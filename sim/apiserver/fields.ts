@@ -2,19 +2,11 @@
 // unescaped commas and sorted, the operators !=, == and =, value escaping, and its errors), the
 // field label conversion funcs kube-apiserver's list handler applies with Selector.Transform
 // (pkg/apis/core/v1/conversion.go, runtime.DefaultMetaV1FieldSelectorConversion), and the
-// selectable fields of each registry strategy (pkg/registry/core/pod/strategy.go
-// ToSelectableFields, core/event, core/node, core/namespace, core/service, and
-// generic.ObjectMetaFieldsSet for the rest).
+// selectable fields of each registry strategy (ToSelectableFields, over
+// generic.ObjectMetaFieldsSet). Each kind's labels and fields are in its strategy (sim/registry/).
 
-import type {
-  AnyObject,
-  Event,
-  Namespace,
-  Node,
-  Pod,
-  ResourceName,
-  Service,
-} from '../api/types.ts';
+import type { AnyObject } from '../api/types.ts';
+import { apiResource } from './discovery.ts';
 
 /** FieldSet is fields.Set: field -> value. A field absent from the set reads as "". */
 export type FieldSet = Readonly<Record<string, string>>;
@@ -167,44 +159,6 @@ function labelNotSupported(label: string): Error {
   return new Error(`field label not supported: ${label}`);
 }
 
-// CONVERTIBLE are the labels each core/v1 kind's registered conversion func accepts
-// (pkg/apis/core/v1/conversion.go); a kind without one gets DefaultMetaV1FieldSelectorConversion.
-const CONVERTIBLE: Partial<Record<ResourceName, ReadonlySet<string>>> = {
-  pods: new Set([
-    'metadata.name',
-    'metadata.namespace',
-    'spec.nodeName',
-    'spec.restartPolicy',
-    'spec.schedulerName',
-    'spec.serviceAccountName',
-    'spec.hostNetwork',
-    'status.phase',
-    'status.podIP',
-    'status.podIPs',
-    'status.nominatedNodeName',
-  ]),
-  nodes: new Set(['metadata.name', 'spec.unschedulable']),
-  events: new Set([
-    'involvedObject.kind',
-    'involvedObject.namespace',
-    'involvedObject.name',
-    'involvedObject.uid',
-    'involvedObject.apiVersion',
-    'involvedObject.resourceVersion',
-    'involvedObject.fieldPath',
-    'reason',
-    'reportingComponent',
-    'source',
-    'type',
-    'metadata.namespace',
-    'metadata.name',
-  ]),
-  namespaces: new Set(['status.phase', 'metadata.name']),
-  services: new Set(['metadata.namespace', 'metadata.name', 'spec.clusterIP', 'spec.type']),
-  // apps/v1 registers none: ReplicaSet's strategy selects on status.replicas, but v1.34 answers
-  // that it "is not a known field selector" (kubernetes/kubernetes#135136), and so do we.
-};
-
 /**
  * convertFieldLabel mirrors Scheme.ConvertFieldLabel for the kind a resource serves: the
  * (possibly renamed) label, or an error whose text kube-apiserver returns as 400 BadRequest.
@@ -214,99 +168,33 @@ export function convertFieldLabel(
   label: string,
   value: string,
 ): { field: string; value: string } {
-  const allowed = CONVERTIBLE[resource as ResourceName];
-  if (!allowed) {
+  // Each kind's registered conversion func is its strategy's fieldLabels (sim/registry/).
+  const conv = apiResource(resource)?.rules.strategy?.fieldLabels;
+  if (!conv) {
     if (label === 'metadata.name' || label === 'metadata.namespace') return { field: label, value };
     throw new Error(
       `"${label}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
     );
   }
-  if (allowed.has(label)) return { field: label, value };
-  // Old v1 clients send spec.host for spec.nodeName.
-  if (resource === 'pods' && label === 'spec.host') return { field: 'spec.nodeName', value };
+  if (conv.labels.has(label)) return { field: label, value };
+  const renamed = conv.renamed?.[label];
+  if (renamed !== undefined) return { field: renamed, value };
   throw labelNotSupported(label);
 }
 
 // ---- selectable fields ----
 
-// CLUSTER_SCOPED are the resources whose ObjectMetaFieldsSet has no metadata.namespace.
-const CLUSTER_SCOPED = new Set<string>(['nodes', 'namespaces', 'componentstatuses']);
-
 /**
  * selectableField reads one field of an object as its registry strategy's ToSelectableFields
- * would set it ("" when the set lacks it, as fields.Set.Get).
+ * would set it ("" when the set lacks it, as fields.Set.Get): metadata.name, metadata.namespace
+ * for namespaced resources (generic.ObjectMetaFieldsSet), and the kind's own fields.
  */
 export function selectableField(resource: string, o: AnyObject, field: string): string {
   const m = o.metadata;
   if (field === 'metadata.name') return m.name ?? '';
-  if (field === 'metadata.namespace')
-    return CLUSTER_SCOPED.has(resource) ? '' : (m.namespace ?? '');
-  switch (resource) {
-    case 'pods': {
-      const p = o as Pod;
-      switch (field) {
-        case 'spec.nodeName':
-          return p.spec?.nodeName ?? '';
-        case 'spec.restartPolicy':
-          return p.spec?.restartPolicy ?? '';
-        case 'spec.schedulerName':
-          return p.spec?.schedulerName ?? '';
-        case 'spec.serviceAccountName':
-          return p.spec?.serviceAccountName ?? '';
-        case 'spec.hostNetwork':
-          return p.spec?.hostNetwork ? 'true' : 'false';
-        case 'status.phase':
-          return p.status?.phase ?? '';
-        // The first of status.podIPs; status.podIPs itself converts but is not in the set.
-        case 'status.podIP':
-          return p.status?.podIPs?.[0]?.ip ?? '';
-        case 'status.nominatedNodeName':
-          return p.status?.nominatedNodeName ?? '';
-      }
-      return '';
-    }
-    case 'events': {
-      const e = o as Event;
-      const io = e.involvedObject ?? {};
-      switch (field) {
-        case 'involvedObject.kind':
-          return io.kind ?? '';
-        case 'involvedObject.namespace':
-          return io.namespace ?? '';
-        case 'involvedObject.name':
-          return io.name ?? '';
-        case 'involvedObject.uid':
-          return io.uid ?? '';
-        case 'involvedObject.apiVersion':
-          return io.apiVersion ?? '';
-        case 'involvedObject.resourceVersion':
-          return io.resourceVersion ?? '';
-        case 'involvedObject.fieldPath':
-          return io.fieldPath ?? '';
-        case 'reason':
-          return e.reason ?? '';
-        case 'reportingComponent':
-          return e.reportingComponent ?? '';
-        // source is source.component, or the reporting controller when that is empty.
-        case 'source':
-          return e.source?.component || (e.reportingComponent ?? '');
-        case 'type':
-          return e.type ?? '';
-      }
-      return '';
-    }
-    case 'nodes':
-      return field === 'spec.unschedulable' ? String((o as Node).spec?.unschedulable === true) : '';
-    case 'namespaces':
-      return field === 'status.phase' ? ((o as Namespace).status?.phase ?? '') : '';
-    case 'services': {
-      const s = o as Service;
-      if (field === 'spec.clusterIP') return s.spec?.clusterIP ?? '';
-      if (field === 'spec.type') return s.spec?.type ?? '';
-      return '';
-    }
-  }
-  return '';
+  const r = apiResource(resource);
+  if (field === 'metadata.namespace') return r?.namespaced ? (m.namespace ?? '') : '';
+  return r?.rules.strategy?.selectableField?.(o, field) ?? '';
 }
 
 /**

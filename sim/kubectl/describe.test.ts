@@ -2,18 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { golden as goldenFile } from '../testing.ts';
 import type { DaemonSet } from '../api/types.ts';
-import {
-  describeDaemonSet,
-  describeDeployment,
-  describeEndpointSlice,
-  describeNamespace,
-  describeNode,
-  describePod,
-  describeReplicaSet,
-  describeService,
-  formatEndpointSlices,
-  podStatusCounts,
-} from './describe.ts';
+import { describeDaemonSet } from '../registry/apps/daemonsets/describe.ts';
+import { describeDeployment } from '../registry/apps/deployments/describe.ts';
+import { describeReplicaSet } from '../registry/apps/replicasets/describe.ts';
+import { describeNamespace } from '../registry/core/namespaces/describe.ts';
+import { describeNode } from '../registry/core/nodes/describe.ts';
+import { describePod } from '../registry/core/pods/describe.ts';
+import { describeService, formatEndpointSlices } from '../registry/core/services/describe.ts';
+import { describeEndpointSlice } from '../registry/discovery/endpointslices/describe.ts';
+import { podStatusCounts } from './describe.ts';
 import {
   at,
   newDeployment,

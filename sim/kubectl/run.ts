@@ -7,10 +7,9 @@ import { parseSelector, type Selector } from '../api/labels.ts';
 import type {
   AnyObject,
   Container,
-  Deployment,
-  Pod,
   Eviction,
-  ReplicaSet,
+  LabelSelector,
+  Pod,
   ResourceName,
   Scale,
 } from '../api/types.ts';
@@ -19,7 +18,7 @@ import type { DeleteOptions, ListOptions, ListResult } from '../apiserver/apiser
 import { apiResource, groupKindString, type APIResource } from '../apiserver/discovery.ts';
 import { goQuote } from '../apiserver/errors.ts';
 import { listFieldSelector, type FieldSelector } from '../apiserver/fields.ts';
-import { findNewReplicaSet, findOldReplicaSets } from '../controllers/deployment/util.ts';
+import type { ObjectLister } from '../registry/rules.ts';
 import type { Targets } from './cmdutil.ts';
 import {
   enhanceListError,
@@ -28,7 +27,7 @@ import {
   LocalStatusError,
   type ListSelector,
 } from './errors.ts';
-import type { ComponentStatus } from './printers.ts';
+import type { ComponentStatus } from '../registry/core/componentstatuses/printer.ts';
 
 /**
  * KubectlClient is what kubectl needs from the API client. sim/client/client.ts's Client
@@ -320,6 +319,11 @@ export class Run {
     return [];
   }
 
+  /** lister reads objects by resource name, for describers and kubectl's util packages. */
+  lister(): ObjectLister {
+    return new RunLister(this);
+  }
+
   watch: KubectlWatch | undefined;
 
   result(): KubectlResult {
@@ -333,9 +337,29 @@ export class Run {
   }
 }
 
+// RunLister is a Run's ObjectLister: label selectors as kube-apiserver parses them.
+class RunLister implements ObjectLister {
+  private readonly r: Run;
+  constructor(r: Run) {
+    this.r = r;
+  }
+  list<T extends AnyObject>(
+    resource: string,
+    namespace: string | undefined,
+    selector?: LabelSelector,
+    nodeName?: string,
+  ): T[] {
+    const sel = selector ? labelSelectorOf(selector) : undefined;
+    return this.r.list<T>(typeOf(resource), namespace, sel, nodeName);
+  }
+  get<T extends AnyObject>(resource: string, namespace: string, name: string): T {
+    return this.r.get<T>(typeOf(resource), namespace, name);
+  }
+}
+
 // ---- shared by several commands ----
 
-export function labelSelectorOf(ls: Deployment['spec']['selector'] | undefined): Selector {
+export function labelSelectorOf(ls: LabelSelector | undefined): Selector {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(ls?.matchLabels ?? {})) parts.push(`${k}=${v}`);
   for (const e of ls?.matchExpressions ?? []) {
@@ -345,26 +369,6 @@ export function labelSelectorOf(ls: Deployment['spec']['selector'] | undefined):
     else parts.push(`!${e.key}`);
   }
   return parseSelector(parts.join(','));
-}
-
-/**
- * replicaSetsOf mirrors kubectl's util/deployment GetAllReplicaSets: the old ReplicaSets that
- * still have replicas (findOldReplicaSets' requiredRSs, without spec.replicas == 0 ones; what
- * describe prints), all old ones (what rollout history and undo read) and the new one.
- */
-export function replicaSetsOf(
-  r: Run,
-  d: Deployment,
-): { oldRSs: ReplicaSet[]; allOldRSs: ReplicaSet[]; newRS: ReplicaSet | undefined } {
-  const sel = labelSelectorOf(d.spec.selector);
-  const owned = r
-    .list<ReplicaSet>(typeOf('replicasets'), d.metadata.namespace, sel)
-    .filter((rs) =>
-      (rs.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === d.metadata.uid),
-    );
-  const newRS = findNewReplicaSet(d, [...owned]);
-  const { requiredRSs, allRSs } = findOldReplicaSets(d, [...owned]);
-  return { oldRSs: requiredRSs, allOldRSs: allRSs, newRS };
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import type { Deployment, Node, Pod, ReplicaSet } from '../api/types.ts';
 import { parseSelector } from '../api/labels.ts';
-import { printPod } from '../kubectl/printers.ts';
+import { printPod } from '../registry/core/pods/printer.ts';
 import { getPath, stableStringify, type Change } from './util.ts';
 
 /** ObjectName is "name" (namespace "default" where namespaced) or { namespace, name }. */

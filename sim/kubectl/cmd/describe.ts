@@ -1,21 +1,7 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go: `kubectl describe` finds the
 // objects and hands each to its describer (pkg/describe/describe.go, in ../describe.ts).
 
-import type { PodDisruptionBudget } from '../../api/types.ts';
-import { describePodDisruptionBudget } from '../../registry/policy/poddisruptionbudgets/printers.ts';
-import type {
-  AnyObject,
-  DaemonSet,
-  Deployment,
-  EndpointSlice,
-  Event,
-  Lease,
-  Namespace,
-  Node,
-  Pod,
-  ReplicaSet,
-  Service,
-} from '../../api/types.ts';
+import type { AnyObject, Event, LabelSelector } from '../../api/types.ts';
 import { qualifiedResource, type APIResource } from '../../apiserver/discovery.ts';
 import {
   ALL_NS,
@@ -30,20 +16,9 @@ import {
   type Common,
   type Targets,
 } from '../cmdutil.ts';
-import {
-  describeDaemonSet,
-  describeDeployment,
-  describeEndpointSlice,
-  describeNamespace,
-  describeNode,
-  describePod,
-  describeReplicaSet,
-  describeService,
-  podStatusCounts,
-  type NodeLeaseInput,
-} from '../describe.ts';
-import { isNotFound, isStatusError, KubectlError } from '../errors.ts';
-import { labelSelectorOf, replicaSetsOf, typeOf, type Run } from '../run.ts';
+import { isNotFound, KubectlError } from '../errors.ts';
+import type { DescribeContext, ObjectLister } from '../../registry/rules.ts';
+import { typeOf, type Run } from '../run.ts';
 
 export interface DescribeOptions {
   verb: 'describe';
@@ -93,66 +68,44 @@ function eventsFor(r: Run, obj: AnyObject, kindFilter: boolean): Event[] {
   });
 }
 
+// describeObject runs the kind's describer (its discovery row points at it) with what it reads.
 function describeObject(r: Run, type: APIResource, obj: AnyObject, showEvents: boolean): string {
-  const now = r.now();
-  const events = (kindFilter: boolean) => (showEvents ? eventsFor(r, obj, kindFilter) : []);
-  switch (type.resource) {
-    case 'pods':
-      return describePod(obj as Pod, events(false), now);
-    case 'nodes': {
-      const node = obj as Node;
-      const pods = r
-        .list<Pod>(typeOf('pods'), undefined, undefined, node.metadata.name)
-        .filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
-      let lease: NodeLeaseInput;
-      try {
-        lease = { lease: r.get<Lease>(typeOf('leases'), 'kube-node-lease', node.metadata.name) };
-      } catch (e) {
-        lease = { error: isStatusError(e) ? e.status.message : (e as Error).message };
-      }
-      return describeNode(node, pods, events(true), lease, now);
-    }
-    case 'deployments': {
-      const d = obj as Deployment;
-      const { oldRSs, newRS } = replicaSetsOf(r, d);
-      return describeDeployment(d, oldRSs, newRS, events(true), now);
-    }
-    case 'replicasets': {
-      const rs = obj as ReplicaSet;
-      const pods = r.list<Pod>(
-        typeOf('pods'),
-        rs.metadata.namespace,
-        labelSelectorOf(rs.spec.selector),
-      );
-      return describeReplicaSet(rs, podStatusCounts(pods, rs.metadata.uid), events(true), now);
-    }
-    case 'services': {
-      const svc = obj as Service;
-      const slices = r
-        .list<EndpointSlice>(typeOf('endpointslices'), svc.metadata.namespace)
-        .filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === svc.metadata.name);
-      return describeService(svc, slices, events(true), now);
-    }
-    case 'daemonsets': {
-      const ds = obj as DaemonSet;
-      const pods = r.list<Pod>(
-        typeOf('pods'),
-        ds.metadata.namespace,
-        labelSelectorOf(ds.spec.selector),
-      );
-      return describeDaemonSet(ds, podStatusCounts(pods, ds.metadata.uid), events(true), now);
-    }
-    case 'namespaces':
-      return describeNamespace(obj as Namespace);
-    case 'endpointslices':
-      return describeEndpointSlice(obj as EndpointSlice, events(true), now);
-    case 'poddisruptionbudgets':
-      return describePodDisruptionBudget(obj as PodDisruptionBudget, events(true), now);
-    default:
-      // Simplification: the generic describer (events, leases, componentstatuses) is not modelled.
-      throw new KubectlError(
-        `describe is not supported for ${qualifiedResource(type)} in this simulator; use kubectl get ${type.resource} -o yaml`,
-      );
+  const describer = type.rules.describe;
+  if (!describer)
+    // Simplification: the generic describer (events, leases, componentstatuses) is not modelled.
+    throw new KubectlError(
+      `describe is not supported for ${qualifiedResource(type)} in this simulator; use kubectl get ${type.resource} -o yaml`,
+    );
+  return describer(new RunDescribeContext(r, obj, showEvents), obj);
+}
+
+// RunDescribeContext is a describer's view of the run: the clock, the object's events, lists.
+class RunDescribeContext implements DescribeContext {
+  readonly now: number;
+  private readonly r: Run;
+  private readonly obj: AnyObject;
+  private readonly showEvents: boolean;
+  private readonly lister: ObjectLister;
+  constructor(r: Run, obj: AnyObject, showEvents: boolean) {
+    this.r = r;
+    this.obj = obj;
+    this.showEvents = showEvents;
+    this.now = r.now();
+    this.lister = r.lister();
+  }
+  events(kindFilter: boolean): Event[] {
+    return this.showEvents ? eventsFor(this.r, this.obj, kindFilter) : [];
+  }
+  list<T extends AnyObject>(
+    resource: string,
+    namespace: string | undefined,
+    selector?: LabelSelector,
+    nodeName?: string,
+  ): T[] {
+    return this.lister.list<T>(resource, namespace, selector, nodeName);
+  }
+  get<T extends AnyObject>(resource: string, namespace: string, name: string): T {
+    return this.lister.get<T>(resource, namespace, name);
   }
 }
 

@@ -14,7 +14,8 @@ import {
 } from '../../cmdutil.ts';
 import { describePodTemplateRaw } from '../../describe.ts';
 import { KubectlError } from '../../errors.ts';
-import { clone, namePrint, replicaSetsOf, typeOf, type Run } from '../../run.ts';
+import { replicaSetsOf } from '../../deployment-util.ts';
+import { clone, namePrint, typeOf, type Run } from '../../run.ts';
 import { DESCRIBE_TABWRITER, tabwrite } from '../../tabwriter.ts';
 import { ChangeCauseAnnotation, deploymentsOf, rolloutTargets } from './rollout.ts';
 
@@ -40,7 +41,7 @@ export const rolloutHistory: Command<RolloutHistoryOptions> = {
 function runRolloutHistory(r: Run, cmd: RolloutHistoryOptions & Common): void {
   const ns = r.ns(cmd);
   for (const d of deploymentsOf(r, cmd.targets, ns, 'history viewer')) {
-    const { allOldRSs: oldRSs, newRS } = replicaSetsOf(r, d);
+    const { allOldRSs: oldRSs, newRS } = replicaSetsOf(r.lister(), d);
     const all = newRS ? [...oldRSs, newRS] : oldRSs;
     const history = new Map<number, { template: ReplicaSet['spec']['template']; cause?: string }>();
     for (const rs of all) {

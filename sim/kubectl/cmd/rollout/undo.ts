@@ -6,7 +6,8 @@ import { JSONPatchType } from '../../../apiserver/patch.ts';
 import { equalIgnoreHash, revision as revisionOf } from '../../../controllers/deployment/util.ts';
 import { f, FILENAME, num, type Command, type Common, type Targets } from '../../cmdutil.ts';
 import { isStatusError, KubectlError } from '../../errors.ts';
-import { clone, namePrint, replicaSetsOf, typeOf, type Run } from '../../run.ts';
+import { replicaSetsOf } from '../../deployment-util.ts';
+import { clone, namePrint, typeOf, type Run } from '../../run.ts';
 import { ANNOTATIONS_TO_SKIP, deploymentsOf, rolloutTargets } from './rollout.ts';
 
 export interface RolloutUndoOptions {
@@ -42,7 +43,7 @@ function runRolloutUndo(r: Run, cmd: RolloutUndoOptions & Common): void {
           `failed to retrieve Deployment ${info.metadata.name}: ${isStatusError(e) ? e.status.message : (e as Error).message}`,
         );
       }
-      const { allOldRSs: oldRSs, newRS } = replicaSetsOf(r, d);
+      const { allOldRSs: oldRSs, newRS } = replicaSetsOf(r.lister(), d);
       const all = newRS ? [...oldRSs, newRS] : oldRSs;
       let target: ReplicaSet | undefined;
       let latest: ReplicaSet | undefined;

@@ -1,13 +1,14 @@
 // Mirrors printPodDisruptionBudget and its column definitions (pkg/printers/internalversion/
 // printers.go) and describePodDisruptionBudgetV1 (staging/src/k8s.io/kubectl/pkg/describe/describe.go).
 
-import type { Event, IntOrString, PodDisruptionBudget } from '../../../api/types.ts';
+import type { AnyObject, Event, IntOrString, PodDisruptionBudget } from '../../../api/types.ts';
 import { describeEvents, tabbedString } from '../../../kubectl/describe.ts';
 import {
   formatLabelSelector,
   type ColumnDefinition,
   type TableRow,
-} from '../../../kubectl/printers.ts';
+} from '../../../kubectl/table.ts';
+import type { DescribeContext, Printer } from '../../rules.ts';
 import { translateTimestampSince } from '../../../kubectl/duration.ts';
 
 /** columns are the table columns of `kubectl get poddisruptionbudgets` (none only in -o wide). */
@@ -62,4 +63,15 @@ export function describePodDisruptionBudget(
     w.write(2, `Total:\t${s?.expectedPods ?? 0}\n`);
     describeEvents(w, events, now);
   });
+}
+
+/** podDisruptionBudgetPrinter is PodDisruptionBudget's table for `kubectl get`. */
+export const podDisruptionBudgetPrinter: Printer = {
+  columns,
+  row: (obj: AnyObject, now: number) => printPodDisruptionBudget(obj as PodDisruptionBudget, now),
+};
+
+/** describePodDisruptionBudgetObject is the PodDisruptionBudget describer. */
+export function describePodDisruptionBudgetObject(ctx: DescribeContext, obj: AnyObject): string {
+  return describePodDisruptionBudget(obj as PodDisruptionBudget, ctx.events(true), ctx.now);
 }

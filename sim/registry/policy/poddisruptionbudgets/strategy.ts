@@ -4,14 +4,24 @@
 // with upstream's field paths and messages. policy/v1 defaults nothing in the spec
 // (pkg/apis/policy/v1 has no SetDefaults_PodDisruptionBudgetSpec, unlike v1beta1).
 
-import type { PodDisruptionBudget } from '../../../api/types.ts';
+import type { AnyObject, PodDisruptionBudget } from '../../../api/types.ts';
 import type { FieldError } from '../../../apiserver/errors.ts';
-import { validatePercentOrInt } from '../../../apiserver/validation.ts';
+import { validatePercentOrInt } from '../../apps/validation.ts';
+import type { Strategy } from '../../rules.ts';
 
 /** emptyStatus is the status PrepareForCreate leaves: all counts zero (they have no omitempty). */
 export function emptyStatus(): PodDisruptionBudget['status'] {
   return { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
 }
+
+/** podDisruptionBudgetStrategy is the PodDisruptionBudget's REST strategy. */
+export const podDisruptionBudgetStrategy: Strategy = {
+  defaults: (obj) => defaultPodDisruptionBudget(obj as PodDisruptionBudget, false),
+  prepareForCreate: (obj: AnyObject) => {
+    (obj as PodDisruptionBudget).status = emptyStatus();
+  },
+  validate: (obj) => validatePodDisruptionBudget(obj as PodDisruptionBudget),
+};
 
 /** defaultPodDisruptionBudget runs PrepareForCreate's status reset on create. */
 export function defaultPodDisruptionBudget(pdb: PodDisruptionBudget, isCreate: boolean): void {
