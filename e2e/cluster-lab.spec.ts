@@ -376,9 +376,13 @@ for (const c of CASES) {
     await seek(page, 30_000);
     const pod = (await island.locator('[data-pod^="web-"]').first().getAttribute('data-pod'))!;
 
+    // "po" is the start of pods and poddisruptionbudgets: Tab completes what they share.
     await input.fill('kubectl get po');
     await input.press('Tab');
-    await expect(input).toHaveValue('kubectl get pods ');
+    await expect(input).toHaveValue('kubectl get pod');
+    await input.fill('kubectl get deploy');
+    await input.press('Tab');
+    await expect(input).toHaveValue('kubectl get deployments ');
     await input.fill('kubectl logs we');
     await input.press('Tab');
     await expect(input).toHaveValue(/^kubectl logs web-[a-z0-9]+-$/);
