@@ -7,6 +7,7 @@
 // (pkg/apis/core/v1/conversion.go).
 
 import { defaultResourceList, parseQuantity } from '../api/quantity.ts';
+import { defaultVolumes } from '../registry/core/pods/volumes.ts';
 import type { Container, Deployment, Pod, PodSpec, PodTemplateSpec, ReplicaSet, Service } from '../api/types.ts';
 
 function defaultContainer(c: Container): void {
@@ -51,6 +52,7 @@ export function defaultPodSpec(s: PodSpec): void {
   s.securityContext ??= {};
   for (const c of s.containers ?? []) defaultContainer(c);
   for (const c of s.initContainers ?? []) defaultContainer(c);
+  defaultVolumes(s);
   defaultResourceList(s.overhead);
 }
 
@@ -91,11 +93,9 @@ export function defaultPod(p: Pod): void {
   // admission plugin default these on Pods only.
   p.spec.enableServiceLinks ??= true;
   p.spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  // The ServiceAccount admission plugin then names the default account on a new Pod
+  // (serviceaccount-admission.ts).
   convertServiceAccount(p.spec);
-  // The ServiceAccount admission plugin names the default account on Pods (not on templates);
-  // the stored Pod then shows it in both fields.
-  p.spec.serviceAccountName ||= 'default';
-  p.spec.serviceAccount = p.spec.serviceAccountName;
   p.spec.priority ??= 0;
   p.status ??= {};
   p.status.phase ??= 'Pending';

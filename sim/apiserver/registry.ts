@@ -35,6 +35,8 @@ export const resources: Record<ResourceName, ResourceInfo> = {
   services: info('services', 'Service', '', true, true, false, 'services/specs'),
   events: info('events', 'Event', '', true, false),
   namespaces: info('namespaces', 'Namespace', '', false, true),
+  serviceaccounts: info('serviceaccounts', 'ServiceAccount', '', true, false),
+  configmaps: info('configmaps', 'ConfigMap', '', true, false),
   deployments: info('deployments', 'Deployment', 'apps', true, true, true),
   replicasets: info('replicasets', 'ReplicaSet', 'apps', true, true, true),
   daemonsets: info('daemonsets', 'DaemonSet', 'apps', true, true, true),

@@ -6,6 +6,8 @@ import { labelSelectorAsSelector } from '../api/labels.ts';
 import { parseQuantity } from '../api/quantity.ts';
 import type { AnyObject, Container, Deployment, PodSpec, ReplicaSet, Service } from '../api/types.ts';
 import type { FieldError } from './errors.ts';
+import { validateVolumeMounts, validateVolumes } from '../registry/core/pods/volumes.ts';
+import { validateConfigMap } from '../registry/core/configmaps/strategy.ts';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -52,16 +54,47 @@ function validateResources(c: Container, path: string, errs: FieldError[]): void
   }
 }
 
-/** validatePodSpec checks containers, names, images and ports. */
+/**
+ * validatePodSpec checks volumes, containers (names, images, ports, resources, mounts), then init
+ * containers (whose names may not repeat a container's), and the policies.
+ */
 export function validatePodSpec(spec: PodSpec | undefined, base: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!spec || !Array.isArray(spec.containers) || spec.containers.length === 0) {
     errs.push({ field: `${base}.containers`, type: 'Required value' });
     return errs;
   }
+  const volumes = validateVolumes(spec, base, errs);
   const names = new Set<string>();
-  spec.containers.forEach((c, i) => {
-    const p = `${base}.containers[${i}]`;
+  validateContainers(spec.containers, `${base}.containers`, names, volumes, errs);
+  if (spec.initContainers?.length)
+    validateContainers(spec.initContainers, `${base}.initContainers`, names, volumes, errs);
+  if (spec.restartPolicy && !RESTART_POLICIES.includes(spec.restartPolicy))
+    errs.push({ field: `${base}.restartPolicy`, type: 'Unsupported value', value: spec.restartPolicy, detail: 'supported values: "Always", "OnFailure", "Never"' });
+  if (spec.dnsPolicy && !DNS_POLICIES.includes(spec.dnsPolicy))
+    errs.push({ field: `${base}.dnsPolicy`, type: 'Unsupported value', value: spec.dnsPolicy, detail: 'supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"' });
+  if (spec.serviceAccountName)
+    for (const e of validateName(spec.serviceAccountName, false))
+      errs.push({ ...e, field: `${base}.serviceAccountName` });
+  if (spec.terminationGracePeriodSeconds !== undefined && spec.terminationGracePeriodSeconds < 0)
+    errs.push({ field: `${base}.terminationGracePeriodSeconds`, type: 'Invalid value', value: spec.terminationGracePeriodSeconds, detail: 'must be greater than or equal to 0' });
+  for (const [i, t] of (spec.tolerations ?? []).entries()) {
+    if (t.operator === 'Exists' && t.value) errs.push({ field: `${base}.tolerations[${i}].operator`, type: 'Invalid value', value: t.value, detail: 'value must be empty when `operator` is \'Exists\'' });
+    if (t.tolerationSeconds !== undefined && t.effect && t.effect !== 'NoExecute')
+      errs.push({ field: `${base}.tolerations[${i}].effect`, type: 'Invalid value', value: t.effect, detail: "effect must be 'NoExecute' when `tolerationSeconds` is set" });
+  }
+  return errs;
+}
+
+const RESTART_POLICIES: readonly string[] = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES: readonly string[] = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+
+// validateContainers mirrors validateContainers and validateInitContainers: names are DNS-1123
+// labels unique across both lists (names carries them over), images are set, ports in range,
+// resources valid and every mount names a volume.
+function validateContainers(list: Container[], path: string, names: Set<string>, volumes: ReadonlySet<string>, errs: FieldError[]): void {
+  list.forEach((c, i) => {
+    const p = `${path}[${i}]`;
     if (!c.name) errs.push({ field: `${p}.name`, type: 'Required value' });
     else if (!DNS1123_LABEL.test(c.name)) errs.push({ field: `${p}.name`, type: 'Invalid value', value: c.name, detail: LABEL_MSG });
     else if (names.has(c.name)) errs.push({ field: `${p}.name`, type: 'Duplicate value', value: c.name });
@@ -72,15 +105,8 @@ export function validatePodSpec(spec: PodSpec | undefined, base: string): FieldE
         errs.push({ field: `${p}.ports[${j}].containerPort`, type: 'Invalid value', value: port.containerPort, detail: 'must be between 1 and 65535, inclusive' });
     });
     validateResources(c, p, errs);
+    validateVolumeMounts(c, volumes, p, errs);
   });
-  if (spec.terminationGracePeriodSeconds !== undefined && spec.terminationGracePeriodSeconds < 0)
-    errs.push({ field: `${base}.terminationGracePeriodSeconds`, type: 'Invalid value', value: spec.terminationGracePeriodSeconds, detail: 'must be greater than or equal to 0' });
-  for (const [i, t] of (spec.tolerations ?? []).entries()) {
-    if (t.operator === 'Exists' && t.value) errs.push({ field: `${base}.tolerations[${i}].operator`, type: 'Invalid value', value: t.value, detail: 'value must be empty when `operator` is \'Exists\'' });
-    if (t.tolerationSeconds !== undefined && t.effect && t.effect !== 'NoExecute')
-      errs.push({ field: `${base}.tolerations[${i}].effect`, type: 'Invalid value', value: t.effect, detail: "effect must be 'NoExecute' when `tolerationSeconds` is set" });
-  }
-  return errs;
 }
 
 function validatePercentOrInt(v: unknown, field: string, errs: FieldError[]): void {
@@ -164,6 +190,8 @@ export function validateObject(o: AnyObject): FieldError[] {
       return validateWorkload(o, 'replicaset');
     case 'Service':
       return validateService(o);
+    case 'ConfigMap':
+      return validateConfigMap(o);
     default:
       return [];
   }

@@ -40,12 +40,13 @@ import {
   type Quantity,
 } from './quantity.ts';
 import { DESCRIBE_TABWRITER, FLUSH, tabwrite } from './tabwriter.ts';
+import { describeContainerVolumes, describeVolumes } from '../registry/core/pods/describe.ts';
 
 /** LastAppliedConfigAnnotation is skipped by printAnnotationsMultiline. */
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 // PrefixWriter mirrors describe.PrefixWriter: each level indents by two spaces.
-class PrefixWriter {
+export class PrefixWriter {
   private readonly parts: string[] = [];
 
   write(level: number, text: string): void {
@@ -71,7 +72,7 @@ class PrefixWriter {
   }
 }
 
-function tabbedString(fn: (w: PrefixWriter) => void): string {
+export function tabbedString(fn: (w: PrefixWriter) => void): string {
   const w = new PrefixWriter();
   fn(w);
   return w.text();
@@ -80,7 +81,7 @@ function tabbedString(fn: (w: PrefixWriter) => void): string {
 // ---- shared sections ----
 
 /** printLabelsMultiline mirrors describe.printLabelsMultilineWithIndent. */
-function printLabelsMultiline(
+export function printLabelsMultiline(
   w: PrefixWriter,
   title: string,
   labels: Record<string, string> | undefined,
@@ -105,7 +106,7 @@ function printLabelsMultiline(
 const MAX_ANNOTATION_LEN = 140;
 
 /** printAnnotationsMultiline mirrors describe.printAnnotationsMultiline (last-applied skipped). */
-function printAnnotationsMultiline(
+export function printAnnotationsMultiline(
   w: PrefixWriter,
   title: string,
   annotations: Record<string, string> | undefined,
@@ -191,7 +192,7 @@ function sortableEventTime(e: Event): number {
 }
 
 /** describeEvents mirrors describe.DescribeEvents: sorted by lastTimestamp, "(xN over ...)". */
-function describeEvents(w: PrefixWriter, events: Event[], now: number): void {
+export function describeEvents(w: PrefixWriter, events: Event[], now: number): void {
   if (events.length === 0) {
     w.write(0, 'Events:\t<none>\n');
     return;
@@ -309,7 +310,7 @@ function describeContainers(
     }
     describeResources(w, c.resources, 2);
     w.write(2, 'Environment:\t<none>\n');
-    w.write(2, 'Mounts:\t<none>\n');
+    describeContainerVolumes(w, c);
   }
 }
 
@@ -328,7 +329,7 @@ function describePodTemplate(w: PrefixWriter, template: PodTemplateSpec | undefi
   if (template.spec.initContainers?.length)
     describeContainers(w, 'Init Containers', template.spec.initContainers, undefined, '  ');
   describeContainers(w, 'Containers', template.spec.containers ?? [], undefined, '  ');
-  w.write(0, '  Volumes:\t<none>\n');
+  describeVolumes(w, template.spec.volumes, '  ');
   if (template.spec.priorityClassName)
     w.write(1, `Priority Class Name:\t${template.spec.priorityClassName}\n`);
   printLabelsMultiline(w, '  Node-Selectors', template.spec.nodeSelector);
@@ -421,7 +422,7 @@ export function describePod(pod: Pod, events: Event[], now: number): string {
       w.write(0, 'Conditions:\n  Type\tStatus\n');
       for (const c of conds) w.write(1, `${c.type} \t${c.status} \n`);
     }
-    w.write(0, 'Volumes:\t<none>\n');
+    describeVolumes(w, pod.spec.volumes, '');
     w.write(0, `QoS Class:\t${podQOS(pod)}\n`);
     printLabelsMultiline(w, 'Node-Selectors', pod.spec.nodeSelector);
     printTolerationsMultiline(w, 'Tolerations', pod.spec.tolerations);
