@@ -32,6 +32,9 @@ export function namespaces(): Namespace[] {
  * namespace comes from kube-controller-manager's serviceaccount-controller.
  * Simplification: kube-controller-manager runs without --use-service-account-credentials, so
  * kube-system lacks the ServiceAccount per controller (deployment-controller, ...) kubeadm's has.
+ * Simplification: kubeadm's ConfigMaps (kube-system's coredns, kube-proxy, kubeadm-config,
+ * kubelet-config, kube-public's cluster-info) are not created; every namespace has only the root
+ * CA publisher's kube-root-ca.crt.
  */
 export function addonServiceAccounts(): ServiceAccount[] {
   return ['kube-proxy', 'coredns'].map((name) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta({ name, namespace: 'kube-system' }) }));

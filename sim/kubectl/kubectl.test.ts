@@ -247,9 +247,9 @@ describe('kubectl apply', () => {
       'error: resource mapping not found for name: "w" namespace: "" from "STDIN": no matches for kind "Widget" in version "example.com/v1"\nensure CRDs are installed first\n',
     );
     expect(
-      kubectl('apply -f -', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n').stderr,
+      kubectl('apply -f -', 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: cfg\n').stderr,
     ).toBe(
-      'error: resource mapping not found for name: "cfg" namespace: "" from "STDIN": kind "ConfigMap" in version "v1" is built into Kubernetes but not modelled by this simulator, which models Event, Namespace, Node, Pod, Service, DaemonSet.apps, Deployment.apps, ReplicaSet.apps, Lease.coordination.k8s.io, EndpointSlice.discovery.k8s.io\n',
+      'error: resource mapping not found for name: "cfg" namespace: "" from "STDIN": kind "Secret" in version "v1" is built into Kubernetes but not modelled by this simulator, which models ConfigMap, Event, Namespace, Node, Pod, ServiceAccount, Service, DaemonSet.apps, Deployment.apps, ReplicaSet.apps, Lease.coordination.k8s.io, EndpointSlice.discovery.k8s.io\n',
     );
     expect(
       kubectl('apply -n prod -f -', WEB.replace('name: web', 'name: web\n  namespace: dev')).stderr,

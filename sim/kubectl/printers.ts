@@ -13,6 +13,8 @@ import type {
   Event,
   LabelSelector,
   Lease,
+  ServiceAccount,
+  ConfigMap,
   Namespace,
   Node,
   Pod,
@@ -23,6 +25,8 @@ import { isRestartableInitContainer } from '../api/podutil.ts';
 import { parseTime } from '../engine/clock.ts';
 import { humanDuration, translateTimestampSince } from './duration.ts';
 import { GET_TABWRITER, tabwrite } from './tabwriter.ts';
+import { printServiceAccount } from '../registry/core/serviceaccounts/printers.ts';
+import { printConfigMap } from '../registry/core/configmaps/printers.ts';
 
 /** ColumnDefinition is metav1.TableColumnDefinition: Priority 1 columns appear with -o wide. */
 export interface ColumnDefinition {
@@ -143,6 +147,8 @@ export const columnDefinitions: Record<string, ColumnDefinition[]> = {
     col('Selector', 1),
   ],
   leases: [NAME, col('Holder'), AGE],
+  serviceaccounts: [NAME, col('Secrets'), AGE],
+  configmaps: [NAME, col('Data'), AGE],
   endpointslices: [NAME, col('AddressType'), col('Ports'), col('Endpoints'), AGE],
   componentstatuses: [NAME, col('Status'), col('Message'), col('Error')],
 };
@@ -654,6 +660,13 @@ export function buildTable(resource: string, objects: unknown[], now: number): T
         return printNamespace(o as Namespace, now);
       case 'leases':
         return printLease(o as Lease, now);
+      case 'serviceaccounts':
+        return {
+          cells: printServiceAccount(o as ServiceAccount, now),
+          object: o as ServiceAccount,
+        };
+      case 'configmaps':
+        return { cells: printConfigMap(o as ConfigMap, now), object: o as ConfigMap };
       case 'componentstatuses':
         return printComponentStatus(o as ComponentStatus);
       default:

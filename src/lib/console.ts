@@ -2,7 +2,9 @@
 // is read (kubectl, ssh NODE COMMAND, help), what `help` prints, and what Tab completes. Pure: no
 // DOM, no simulator state beyond the names it is given.
 
-import { KUBECTL_COMMANDS, RESOURCE_TYPES } from '../../sim/kubectl/parse.ts';
+import { API_RESOURCES } from '../../sim/apiserver/discovery.ts';
+import { subcommandsOf, topLevelNames } from '../../sim/kubectl/cmd/index.ts';
+import { KUBECTL_COMMANDS } from '../../sim/kubectl/parse.ts';
 import type { Lang } from '../i18n/ui.ts';
 
 /** ConsoleLine is a console line, read. */
@@ -70,7 +72,7 @@ const MESSAGES = {
   kubectl delete TYPE NAME    kubectl cordon|uncordon|drain NODE    kubectl label|taint ...
   kubectl logs POD [-c CONTAINER]      (simulated containers write no log lines)
   kubectl exec POD [-c CONTAINER] -- hostname | cat /etc/resolv.conf | echo ...
-  kubectl version
+  kubectl api-resources       kubectl version
   ssh NODE COMMAND            (crictl ps|pods|images, iptables-save -t nat, ls, cat, mv,
                                systemctl status|start|stop|restart kubelet; sudo is accepted)
   help                        (this list)
@@ -89,7 +91,7 @@ Escape or Ctrl+C stops a kubectl get -w.`,
   kubectl delete 種類 名前    kubectl cordon|uncordon|drain ノード    kubectl label|taint ...
   kubectl logs Pod [-c コンテナ]      (シミュレーターのコンテナはログを出力しない)
   kubectl exec Pod [-c コンテナ] -- hostname | cat /etc/resolv.conf | echo ...
-  kubectl version
+  kubectl api-resources       kubectl version
   ssh ノード名 コマンド       (crictl ps|pods|images、iptables-save -t nat、ls、cat、mv、
                                systemctl status|start|stop|restart kubelet。sudo も使える)
   help                        (この一覧)
@@ -125,30 +127,11 @@ export function localOutput(
 export type Names = Partial<Record<string, string[]>>;
 
 /** KUBECTL_VERBS are the kubectl commands the simulator runs, offered after "kubectl". */
-export const KUBECTL_VERBS = [
-  'get',
-  'describe',
-  'apply',
-  'create',
-  'scale',
-  'set',
-  'rollout',
-  'delete',
-  'cordon',
-  'uncordon',
-  'drain',
-  'label',
-  'taint',
-  'logs',
-  'exec',
-  'version',
-];
+export const KUBECTL_VERBS = topLevelNames();
 
-const SUBCOMMANDS: Record<string, string[]> = {
-  rollout: ['history', 'restart', 'status', 'undo'],
-  set: ['image'],
-  create: ['deployment'],
-};
+const SUBCOMMANDS: Record<string, string[]> = Object.fromEntries(
+  KUBECTL_VERBS.map((v) => [v, subcommandsOf(v)] as const).filter(([, subs]) => subs.length > 0),
+);
 
 const NODE_COMMANDS = ['cat', 'crictl', 'iptables-save', 'ls', 'mv', 'sudo', 'systemctl'];
 
@@ -174,7 +157,7 @@ const NODE_VERBS = new Set(['cordon', 'uncordon', 'drain', 'taint']);
 
 function typeOf(word: string) {
   const w = word.toLowerCase();
-  return RESOURCE_TYPES.find(
+  return API_RESOURCES.find(
     (t) => t.resource === w || t.kind.toLowerCase() === w || t.shortNames.includes(w),
   );
 }
@@ -237,7 +220,7 @@ function candidatesFor(before: string[], word: string, names: Names): string[] {
   if (typeArgs.length === 0)
     return verb === 'rollout' || verb === 'set'
       ? ['deployment', 'daemonset']
-      : RESOURCE_TYPES.map((t) => t.resource);
+      : API_RESOURCES.map((t) => t.resource);
   const t = typeOf(typeArgs[0] ?? '');
   return t ? (names[t.resource] ?? []) : [];
 }
