@@ -606,6 +606,8 @@ export class KubeAPIServer {
       if (r.resource === 'services') {
         const s = next as unknown as Service;
         const cs = cur as unknown as Service;
+        const changed = clusterIPChange(cs, s);
+        if (changed) throw newInvalid('Service', cur.metadata.name, [changed]);
         s.spec.clusterIP = cs.spec.clusterIP;
         s.spec.clusterIPs = cs.spec.clusterIPs;
         s.spec.ipFamilies = cs.spec.ipFamilies;
@@ -893,6 +895,18 @@ export class KubeAPIServer {
 function validateClusterIP(ip: string): FieldError | undefined {
   if (parseIPv4(ip) !== undefined) return undefined;
   return { field: 'spec.clusterIPs[0]', type: 'Invalid value', value: ip, detail: 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)' };
+}
+
+// clusterIPChange mirrors validateUpgradeDowngradeClusterIPs (pkg/apis/core/validation): the primary
+// cluster IP of a Service may not change once set (a clusterIP the client sends is normalised into
+// clusterIPs[0] first, as the storage's normalizeClusterIPs does). A client that leaves it out keeps it.
+// Simplification: changes to and from type ExternalName, which may drop or set it, are not modelled.
+function clusterIPChange(cur: Service, next: Service): FieldError | undefined {
+  const old = cur.spec.clusterIP;
+  const ip = next.spec.clusterIP || next.spec.clusterIPs?.[0];
+  if (!old || !ip || ip === old) return undefined;
+  const ips = next.spec.clusterIP && next.spec.clusterIPs?.[0] !== next.spec.clusterIP ? [next.spec.clusterIP, ...(next.spec.clusterIPs ?? []).slice(1)] : next.spec.clusterIPs!;
+  return { field: 'spec.clusterIPs[0]', type: 'Invalid value', raw: `[]string{${ips.map((x) => JSON.stringify(x)).join(', ')}}`, detail: 'may not change once set' };
 }
 
 // needsNodePort mirrors needsNodePort (pkg/registry/core/service/storage/storage.go): NodePort and

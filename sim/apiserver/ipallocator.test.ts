@@ -77,3 +77,21 @@ describe('Service ClusterIP allocation (ServiceCIDR 10.96.0.0/12)', () => {
     );
   });
 });
+
+describe('Service cluster IP on update', () => {
+  it('keeps the cluster IP when the client leaves it out, and refuses a change to it', () => {
+    const api = newServer();
+    const s = api.create('test', 'services', svc('web', '10.96.100.5'));
+    const kept = api.update('test', 'services', {
+      ...s,
+      spec: { ...s.spec, clusterIP: undefined, clusterIPs: undefined },
+    });
+    expect(kept.spec.clusterIPs).toEqual(['10.96.100.5']);
+    const e = caught(() =>
+      api.update('test', 'services', { ...kept, spec: { ...kept.spec, clusterIP: '10.96.100.6' } }),
+    );
+    expect(e.message).toBe(
+      'Service "web" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.96.100.6"}: may not change once set',
+    );
+  });
+});
