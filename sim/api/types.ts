@@ -604,7 +604,8 @@ export type AnyObject =
   | DaemonSet
   | Namespace
   | ServiceAccount
-  | ConfigMap;
+  | ConfigMap
+  | PodDisruptionBudget;
 
 /** ResourceName is the lower-case plural resource, as in REST paths and `kubectl get`. */
 export type ResourceName =
@@ -619,7 +620,65 @@ export type ResourceName =
   | 'daemonsets'
   | 'namespaces'
   | 'serviceaccounts'
-  | 'configmaps';
+  | 'configmaps'
+  | 'poddisruptionbudgets';
+
+// ---- policy/v1 ----
+
+/** metav1.Condition, as PodDisruptionBudget status conditions are. */
+export interface MetaCondition {
+  type: string;
+  status: ConditionStatus;
+  observedGeneration?: number;
+  lastTransitionTime: Time;
+  reason: string;
+  message: string;
+}
+
+/** PodDisruptionBudget is policy/v1 PodDisruptionBudget (k8s.io/api/policy/v1/types.go). */
+export interface PodDisruptionBudget extends KubeObject {
+  apiVersion: 'policy/v1';
+  kind: 'PodDisruptionBudget';
+  spec: {
+    minAvailable?: IntOrString;
+    maxUnavailable?: IntOrString;
+    selector?: LabelSelector;
+    unhealthyPodEvictionPolicy?: 'IfHealthyBudget' | 'AlwaysAllow';
+  };
+  status: {
+    observedGeneration?: number;
+    /** disruptedPods maps a Pod's name to when kube-apiserver admitted its eviction. */
+    disruptedPods?: Record<string, Time>;
+    disruptionsAllowed: number;
+    currentHealthy: number;
+    desiredHealthy: number;
+    expectedPods: number;
+    conditions?: MetaCondition[];
+  };
+}
+
+/** Eviction is policy/v1 Eviction, POSTed to pods/eviction. */
+export interface Eviction {
+  apiVersion: 'policy/v1';
+  kind: 'Eviction';
+  metadata: { name: string; namespace: string };
+  deleteOptions?: {
+    gracePeriodSeconds?: number;
+    preconditions?: { uid?: string; resourceVersion?: string };
+  };
+}
+
+/** Scale is autoscaling/v1 Scale, what the scale subresource of a workload reads and writes. */
+export interface Scale {
+  apiVersion: 'autoscaling/v1';
+  kind: 'Scale';
+  metadata: Pick<
+    ObjectMeta,
+    'name' | 'namespace' | 'uid' | 'resourceVersion' | 'creationTimestamp'
+  >;
+  spec: { replicas?: number };
+  status: { replicas: number; selector?: string };
+}
 
 export interface Namespace extends KubeObject {
   apiVersion: 'v1';

@@ -9,7 +9,10 @@
 
 import { changedFields, deepClone, deepFreeze, hasUndefined } from '../api/clone.ts';
 import type { Selector } from '../api/labels.ts';
-import type { AnyObject, Binding, Namespace, Pod, ResourceName, Service, ServiceAccount } from '../api/types.ts';
+import { labelSelectorAsSelector } from '../api/labels.ts';
+import { isPodReady } from '../api/podutil.ts';
+import type { AnyObject, Binding, Deployment, Eviction, Namespace, Pod, PodDisruptionBudget, ReplicaSet, ResourceName, Scale, Service, ServiceAccount } from '../api/types.ts';
+import { updateDisruptionAllowedCondition } from '../registry/policy/poddisruptionbudgets/helpers.ts';
 import { formatTime } from '../engine/clock.ts';
 import { randString } from '../engine/rng.ts';
 import type { Simulation } from '../engine/simulation.ts';
@@ -24,18 +27,31 @@ import {
   newInternalError,
   newInvalid,
   newNotFound,
+  newUnprocessable,
+  newTooManyRequests,
+  newForbidden,
+  newNotFoundPath,
+  newInternalStatus,
   OptimisticLockErrorMsg,
   type FieldError,
 } from './errors.ts';
 import { apiVersionOf, keyFor, qualifiedKind, qualifiedResource, resources, type ResourceInfo } from './registry.ts';
 import { validateName, validateObject } from './validation.ts';
 import { decode, decodeStrict } from './decode.ts';
+import { defaultPodDisruptionBudget } from '../registry/policy/poddisruptionbudgets/strategy.ts';
 import { FieldSelector, listFieldSelector, selectableField } from './fields.ts';
 import { defaultServiceNodePortRange, PortAllocator } from './portallocator.ts';
 import { clusterIPAllocationError, parseIPv4, ServiceIPAllocator } from './ipallocator.ts';
 import { serviceAccountAdmission, type ServiceAccountLookup } from './serviceaccount-admission.ts';
+import { applyJSONPatch, JSONPatchError, JSONPatchType, strategicMergePatch, StrategicMergePatchType, type PatchType } from './patch.ts';
 
 export const APISERVER = 'kube-apiserver';
+
+/** EvictionRefused is the message of the 429 an eviction gets while a budget forbids it (eviction.go). */
+export const EvictionRefused = "Cannot evict pod as it would violate the pod's disruption budget.";
+
+/** MaxDisruptedPodSize bounds status.disruptedPods (eviction.go). */
+const MaxDisruptedPodSize = 2000;
 export const ETCD = 'etcd';
 
 /** ListOptions narrows a list or watch, as metav1.ListOptions does. */
@@ -187,6 +203,7 @@ export class KubeAPIServer {
     ns: string | undefined,
     name: string | undefined,
     fn: () => { code: number; fields?: string[]; name?: string },
+    patchType?: PatchType,
   ): void {
     const reachable = this.reachable(user) && !this.etcd.down;
     let code = reachable ? 200 : 0;
@@ -206,7 +223,11 @@ export class KubeAPIServer {
       throw e;
     } finally {
       if ((code !== 0 || reachable) && this.sim.records('request'))
-        this.sim.record({ kind: 'request', from: user, to: APISERVER, verb, resource, namespace: ns, name, code, reason, fields });
+        this.sim.record(
+          patchType === undefined
+            ? { kind: 'request', from: user, to: APISERVER, verb, resource, namespace: ns, name, code, reason, fields }
+            : { kind: 'request', from: user, to: APISERVER, verb, resource, namespace: ns, name, code, reason, fields, patchType },
+        );
     }
   }
 
@@ -432,6 +453,9 @@ export class KubeAPIServer {
           obj.spec = { ...obj.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
         }
         break;
+      case 'PodDisruptionBudget':
+        defaultPodDisruptionBudget(obj, isCreate);
+        break;
       case 'Node':
         if (isCreate) taintNodesByCondition(obj);
         obj.spec ??= {};
@@ -648,29 +672,50 @@ export class KubeAPIServer {
   }
 
   /**
-   * patch applies a JSON merge patch (RFC 7386) to the current object. Simplification: strategic
-   * merge patch semantics (merging lists by key) are not modelled; callers send whole lists.
+   * patch applies a patch to the current object: a JSON merge patch (RFC 7386) unless patchType
+   * names another (patch.ts: strategic merge patch, JSON patch). A patchType given is recorded in
+   * the trace; components that pass none send merge patches, recorded without a type.
    */
-  patch<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string, patch: unknown, subresource?: 'status'): T {
+  patch<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string, patch: unknown, subresource?: 'status', patchType?: PatchType): T {
     const r = this.info(resource);
     let out: T | undefined;
-    this.request(user, 'patch', subresource ? `${resource}/${subresource}` : resource, r.namespaced ? ns : undefined, name, () => {
-      const key = keyFor(r, r.namespaced ? ns : undefined, name);
-      const cur = this.etcd.get<T>(key);
-      if (!cur) throw newNotFound(qualifiedResource(r), name);
-      // Status patches, and kinds whose update path changes only the top level and metadata, build
-      // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
-      const shared = subresource === 'status' || !defaultedInPlace.has(r.kind);
-      const merged = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
-      // The patched JSON is decoded into the Go type like a request body (decode.ts).
-      const patched = (this.jsonClients.has(user) ? decodeStrict(merged as unknown as Record<string, unknown>) : merged) as T;
-      const rv = (patch as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion;
-      if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
-      const next = this.merge(r, cur.value, patched, subresource);
-      const res = this.commitUpdate(r, key, cur, next);
-      out = this.etcd.get<T>(key)?.value ?? next;
-      return res;
-    });
+    const path = subresource ? `${resource}/${subresource}` : resource;
+    this.request(
+      user,
+      'patch',
+      path,
+      r.namespaced ? ns : undefined,
+      name,
+      () => {
+        const key = keyFor(r, r.namespaced ? ns : undefined, name);
+        const cur = this.etcd.get<T>(key);
+        if (!cur) throw newNotFound(qualifiedResource(r), name);
+        let merged: T;
+        if (patchType === JSONPatchType || patchType === StrategicMergePatchType) {
+          try {
+            merged = (patchType === JSONPatchType ? applyJSONPatch(cur.value, patch) : strategicMergePatch(cur.value, patch)) as T;
+          } catch (e) {
+            if (e instanceof JSONPatchError) throw newUnprocessable(e.message);
+            throw e;
+          }
+        } else {
+          // Status patches, and kinds whose update path changes only the top level and metadata, build
+          // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
+          const shared = subresource === 'status' || !defaultedInPlace.has(r.kind);
+          merged = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
+        }
+        // The patched JSON is decoded into the Go type like a request body (decode.ts).
+        const patched = (this.jsonClients.has(user) ? decodeStrict(merged as unknown as Record<string, unknown>) : merged) as T;
+        // A resourceVersion in the patch (or left by a JSON patch) is a precondition.
+        const rv = patchType === JSONPatchType ? patched.metadata?.resourceVersion : (patch as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion;
+        if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
+        const next = this.merge(r, cur.value, patched, subresource);
+        const res = this.commitUpdate(r, key, cur, next);
+        out = this.etcd.get<T>(key)?.value ?? next;
+        return res;
+      },
+      patchType,
+    );
     return out!;
   }
 
@@ -684,55 +729,258 @@ export class KubeAPIServer {
     const r = this.info(resource);
     let out: AnyObject | undefined;
     this.request(user, 'delete', resource, r.namespaced ? ns : undefined, name, () => {
-      const key = keyFor(r, r.namespaced ? ns : undefined, name);
-      const cur = this.etcd.get<AnyObject>(key);
-      if (!cur) throw newNotFound(qualifiedResource(r), name);
-      if (opts.preconditions?.uid && opts.preconditions.uid !== cur.value.metadata.uid)
-        throw newConflict(
-          qualifiedResource(r),
-          name,
-          `Precondition failed: UID in precondition: ${opts.preconditions.uid}, UID in object meta: ${cur.value.metadata.uid}`,
-        );
-      if (resource === 'pods') {
-        const pod = cur.value as Pod;
-        let grace = opts.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
-        if (!pod.spec.nodeName || pod.status.phase === 'Succeeded' || pod.status.phase === 'Failed') grace = 0;
-        if (grace > 0) {
-          const next = { ...pod, metadata: { ...pod.metadata } };
-          const deadline = this.sim.now() + grace * 1000;
-          const existing = pod.metadata.deletionTimestamp;
-          // Graceful deletion may shorten but never extend a pending grace period.
-          if (!existing || (pod.metadata.deletionGracePeriodSeconds ?? Infinity) > grace) {
-            next.metadata.deletionTimestamp = formatTime(deadline);
-            next.metadata.deletionGracePeriodSeconds = grace;
-          }
-          if (existing && next.metadata.deletionTimestamp === existing) {
-            out = pod;
-            return { code: 202 };
-          }
-          const res = this.etcd.update<Pod>(key, cur.modRevision, (rev) => this.withRV(next, rev));
-          this.recordStore('txn-update', key, res.revision, r, ns, name);
-          out = res.kv!.value;
-          return { code: 202, fields: ['metadata.deletionTimestamp'] };
+      const res = this.deleteStored(r, r.namespaced ? ns : undefined, name, opts);
+      out = res.out;
+      return res;
+    });
+    return out!;
+  }
+
+  // deleteStored is Store.Delete without the request: what delete and the eviction subresource share.
+  private deleteStored(r: ResourceInfo, ns: string | undefined, name: string, opts: DeleteOptions): { code: number; fields?: string[]; out: AnyObject } {
+    const resource = r.resource;
+    const key = keyFor(r, ns, name);
+    const cur = this.etcd.get<AnyObject>(key);
+    if (!cur) throw newNotFound(qualifiedResource(r), name);
+    if (opts.preconditions?.uid && opts.preconditions.uid !== cur.value.metadata.uid)
+      throw newConflict(
+        qualifiedResource(r),
+        name,
+        `Precondition failed: UID in precondition: ${opts.preconditions.uid}, UID in object meta: ${cur.value.metadata.uid}`,
+      );
+    if (opts.preconditions?.resourceVersion && opts.preconditions.resourceVersion !== cur.value.metadata.resourceVersion)
+      throw newConflict(
+        qualifiedResource(r),
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${opts.preconditions.resourceVersion}, ResourceVersion in object meta: ${cur.value.metadata.resourceVersion}`,
+      );
+    if (resource === 'pods') {
+      const pod = cur.value as Pod;
+      let grace = opts.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+      if (!pod.spec.nodeName || pod.status.phase === 'Succeeded' || pod.status.phase === 'Failed') grace = 0;
+      if (grace > 0) {
+        const next = { ...pod, metadata: { ...pod.metadata } };
+        const deadline = this.sim.now() + grace * 1000;
+        const existing = pod.metadata.deletionTimestamp;
+        // Graceful deletion may shorten but never extend a pending grace period.
+        if (!existing || (pod.metadata.deletionGracePeriodSeconds ?? Infinity) > grace) {
+          next.metadata.deletionTimestamp = formatTime(deadline);
+          next.metadata.deletionGracePeriodSeconds = grace;
         }
-      }
-      if (cur.value.metadata.finalizers?.length && !cur.value.metadata.deletionTimestamp) {
-        const next = deepClone(cur.value);
-        next.metadata.deletionTimestamp = formatTime(this.sim.now());
-        next.metadata.deletionGracePeriodSeconds = 0;
-        const res = this.etcd.update<AnyObject>(key, cur.modRevision, (rev) => this.withRV(next, rev));
+        if (existing && next.metadata.deletionTimestamp === existing) return { code: 202, out: pod };
+        const res = this.etcd.update<Pod>(key, cur.modRevision, (rev) => this.withRV(next, rev));
         this.recordStore('txn-update', key, res.revision, r, ns, name);
-        out = res.kv!.value;
-        return { code: 202 };
+        return { code: 202, fields: ['metadata.deletionTimestamp'], out: res.kv!.value };
       }
-      const res = this.etcd.delete<AnyObject>(key, cur.modRevision);
-      this.recordStore('txn-delete', key, res.revision, r, r.namespaced ? ns : undefined, name);
-      if (resource === 'services') this.releaseServiceAllocations(cur.value as Service);
-      out = cur.value;
+    }
+    if (cur.value.metadata.finalizers?.length && !cur.value.metadata.deletionTimestamp) {
+      const next = deepClone(cur.value);
+      next.metadata.deletionTimestamp = formatTime(this.sim.now());
+      next.metadata.deletionGracePeriodSeconds = 0;
+      const res = this.etcd.update<AnyObject>(key, cur.modRevision, (rev) => this.withRV(next, rev));
+      this.recordStore('txn-update', key, res.revision, r, ns, name);
+      return { code: 202, out: res.kv!.value };
+    }
+    const res = this.etcd.delete<AnyObject>(key, cur.modRevision);
+    this.recordStore('txn-delete', key, res.revision, r, ns, name);
+    if (resource === 'services') this.releaseServiceAllocations(cur.value as Service);
+    return { code: 200, out: cur.value };
+  }
+
+  // ---- the scale subresource ----
+
+  /**
+   * scaleOf mirrors scaleFromDeployment / scaleFromReplicaSet (pkg/registry/apps/deployment/storage,
+   * pkg/registry/apps/replicaset/storage): an autoscaling/v1 Scale with the workload's metadata,
+   * spec.replicas, status.replicas and the selector as a string. Resources without a scale
+   * subresource have no such path: 404 as from the router.
+   */
+  private scaleOf(resource: ResourceName, ns: string | undefined, name: string): { r: ResourceInfo; key: string; cur: KeyValue<Deployment | ReplicaSet>; scale: Scale } {
+    if (resource !== 'deployments' && resource !== 'replicasets') throw newNotFoundPath();
+    const r = this.info(resource);
+    const key = keyFor(r, ns, name);
+    const cur = this.etcd.get<Deployment | ReplicaSet>(key);
+    if (!cur) throw newNotFound(qualifiedResource(r), name);
+    const w = cur.value;
+    const m = w.metadata;
+    const scale: Scale = {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+      spec: { replicas: w.spec.replicas },
+      status: { replicas: w.status?.replicas ?? 0, selector: labelSelectorAsSelector(w.spec.selector).toString() },
+    };
+    return { r, key, cur, scale };
+  }
+
+  /** getScale mirrors GET <resource>/<name>/scale (ScaleREST.Get). */
+  getScale(user: string, resource: ResourceName, ns: string, name: string): Scale {
+    let out: Scale | undefined;
+    this.request(user, 'get', `${resource}/scale`, ns, name, () => {
+      out = this.scaleOf(resource, ns, name).scale;
       return { code: 200 };
     });
     return out!;
   }
+
+  /** updateScale mirrors PUT <resource>/<name>/scale (ScaleREST.Update, scaleUpdatedObjectInfo). */
+  updateScale(user: string, resource: ResourceName, scale: Scale): Scale {
+    const { namespace: ns, name } = scale.metadata;
+    let out: Scale | undefined;
+    this.request(user, 'update', `${resource}/scale`, ns, name, () => {
+      const res = this.writeScale(resource, ns, name, () => deepClone(scale));
+      out = res.scale;
+      return res;
+    });
+    return out!;
+  }
+
+  /**
+   * patchScale mirrors PATCH <resource>/<name>/scale: the patch applies to the Scale built from
+   * the workload, and the patched Scale's spec.replicas is written back (as updateScale).
+   */
+  patchScale(user: string, resource: ResourceName, ns: string, name: string, patch: unknown, patchType: PatchType): Scale {
+    let out: Scale | undefined;
+    this.request(
+      user,
+      'patch',
+      `${resource}/scale`,
+      ns,
+      name,
+      () => {
+        const res = this.writeScale(resource, ns, name, (old) => {
+          try {
+            if (patchType === JSONPatchType) return applyJSONPatch(old, patch) as Scale;
+            if (patchType === StrategicMergePatchType) return strategicMergePatch(old, patch) as Scale;
+            return mergePatch(deepClone(old), deepClone(patch)) as Scale;
+          } catch (e) {
+            if (e instanceof JSONPatchError) throw newUnprocessable(e.message);
+            throw e;
+          }
+        });
+        out = res.scale;
+        return res;
+      },
+      patchType,
+    );
+    return out!;
+  }
+
+  // writeScale validates the new Scale (ValidateScale), checks its resourceVersion against the
+  // workload's, and stores the workload with the new spec.replicas.
+  private writeScale(resource: ResourceName, ns: string | undefined, name: string, next: (old: Scale) => Scale): { code: number; fields?: string[]; scale: Scale } {
+    const { r, key, cur, scale: old } = this.scaleOf(resource, ns, name);
+    const scale = next(old);
+    const replicas = scale.spec?.replicas ?? 0;
+    if (!Number.isInteger(replicas) || replicas < 0)
+      throw newInvalid('Scale.autoscaling', name, [{ field: 'spec.replicas', type: 'Invalid value', value: replicas, detail: 'must be greater than or equal to 0' }]);
+    const rv = scale.metadata?.resourceVersion;
+    if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
+    const w = { ...cur.value, spec: { ...cur.value.spec, replicas } } as Deployment | ReplicaSet;
+    const merged = this.merge(r, cur.value, w);
+    const res = this.commitUpdate(r, key, cur, merged);
+    return { ...res, scale: this.scaleOf(resource, ns, name).scale };
+  }
+
+  // ---- the eviction subresource ----
+
+  /**
+   * evict mirrors POST pods/<name>/eviction (pkg/registry/core/pod/storage/eviction.go
+   * EvictionREST.Create): a Pod that is terminal, Pending or already deleting goes at once;
+   * otherwise the one PodDisruptionBudget selecting it must allow a disruption, which is taken
+   * (status.disruptionsAllowed - 1, the Pod in status.disruptedPods, written by kube-apiserver's
+   * loopback client through poddisruptionbudgets/status) before the Pod gets the DisruptionTarget
+   * condition and is deleted with the Eviction's delete options. A budget that allows none
+   * answers 429 TooManyRequests.
+   * Simplification: no retry on conflicts (EvictionsRetry), no dry run.
+   */
+  evict(user: string, eviction: Eviction): void {
+    const { namespace: ns, name } = eviction.metadata;
+    this.request(user, 'create', 'pods/eviction', ns, name, () => {
+      const r = resources.pods;
+      const opts: DeleteOptions = { ...eviction.deleteOptions };
+      const kv = this.etcd.get<Pod>(keyFor(r, ns, name));
+      if (!kv) throw newNotFound('pods', name);
+      const pod = kv.value;
+      const phase = pod.status?.phase;
+      if (phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata.deletionTimestamp) {
+        // canIgnorePDB; shouldEnforceResourceVersion holds only for a Pending Pod here.
+        const pending = phase === 'Pending' && !pod.metadata.deletionTimestamp && !opts.preconditions?.resourceVersion;
+        this.addConditionAndDeletePod(ns, name, pending ? { ...opts, preconditions: { ...opts.preconditions, resourceVersion: pod.metadata.resourceVersion } } : opts);
+        return { code: 201 };
+      }
+      const pdbs = this.etcd
+        .range<PodDisruptionBudget>(`${resources.poddisruptionbudgets.etcdPrefix}${ns}/`)
+        .map((x) => x.value)
+        .filter((pdb) => {
+          const sel = labelSelectorAsSelector(pdb.spec?.selector);
+          // A nil or empty selector matches nothing here, not everything.
+          return !sel.empty && !sel.nothing && sel.matches(pod.metadata.labels);
+        });
+      if (pdbs.length > 1) throw newInternalStatus('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+      let o = opts;
+      if (pdbs.length === 1) {
+        const pdb = pdbs[0];
+        const st = pdb.status;
+        const unready = !isPodReady(pod);
+        if (unready && (pdb.spec.unhealthyPodEvictionPolicy === 'AlwaysAllow' || (st.currentHealthy >= st.desiredHealthy && st.desiredHealthy > 0))) {
+          // An unready Pod does not count as healthy: deleting it takes no disruption, provided
+          // it has not become ready meanwhile (the resourceVersion precondition).
+          o = { ...opts, preconditions: { ...opts.preconditions, resourceVersion: opts.preconditions?.resourceVersion ?? pod.metadata.resourceVersion } };
+        } else this.checkAndDecrement(name, pdb);
+      }
+      this.addConditionAndDeletePod(ns, name, o);
+      return { code: 201 };
+    });
+  }
+
+  // checkAndDecrement mirrors EvictionREST.checkAndDecrement: a budget the disruption controller
+  // has not yet processed, or one allowing no disruption, refuses with 429.
+  private checkAndDecrement(podName: string, pdb: PodDisruptionBudget): void {
+    const st = pdb.status;
+    if ((st.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0))
+      throw newTooManyRequests(EvictionRefused, 10, [{ reason: 'DisruptionBudget', field: '', message: `The disruption budget ${pdb.metadata.name} is still being processed by the server.` }]);
+    if (st.disruptionsAllowed < 0) throw newForbidden('poddisruptionbudget.policy', pdb.metadata.name, 'pdb disruptions allowed is negative');
+    if (Object.keys(st.disruptedPods ?? {}).length > MaxDisruptedPodSize)
+      throw newForbidden('poddisruptionbudget.policy', pdb.metadata.name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
+    if (st.disruptionsAllowed === 0)
+      throw newTooManyRequests(EvictionRefused, 0, [
+        { reason: 'DisruptionBudget', field: '', message: `The disruption budget ${pdb.metadata.name} needs ${st.desiredHealthy} healthy pods and has ${st.currentHealthy} currently` },
+      ]);
+    const next = deepClone(pdb);
+    next.status.disruptionsAllowed--;
+    if (next.status.disruptionsAllowed === 0) updateDisruptionAllowedCondition(next, this.sim.now());
+    next.status.disruptedPods = { ...next.status.disruptedPods, [podName]: formatTime(this.sim.now()) };
+    this.update(APISERVER, 'poddisruptionbudgets', next, 'status', true);
+  }
+
+  // addConditionAndDeletePod mirrors addConditionAndDeletePod: the Pod's status gets the
+  // DisruptionTarget condition (through the status store, so no request), then it is deleted.
+  private addConditionAndDeletePod(ns: string, name: string, opts: DeleteOptions): void {
+    const r = resources.pods;
+    const key = keyFor(r, ns, name);
+    const cur = this.etcd.get<Pod>(key);
+    if (!cur) throw newNotFound('pods', name);
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== cur.value.metadata.uid)
+      throw newConflict('pods', name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.value.metadata.uid}`);
+    if (pre?.resourceVersion && pre.resourceVersion !== cur.value.metadata.resourceVersion)
+      throw newConflict('pods', name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cur.value.metadata.resourceVersion}`);
+    const pod = cur.value;
+    const conds = [...(pod.status.conditions ?? [])];
+    const i = conds.findIndex((c) => c.type === 'DisruptionTarget');
+    const now = formatTime(this.sim.now());
+    // UpdatePodCondition keeps lastTransitionTime when the status does not change.
+    const cond = { type: 'DisruptionTarget', status: 'True' as const, lastProbeTime: null, lastTransitionTime: i >= 0 && conds[i].status === 'True' ? conds[i].lastTransitionTime : now, reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
+    if (i >= 0) conds[i] = cond;
+    else conds.push(cond);
+    const next: Pod = { ...pod, metadata: { ...pod.metadata }, status: { ...pod.status, conditions: conds } };
+    const res = this.etcd.update<Pod>(key, cur.modRevision, (rev) => this.withRV(next, rev));
+    this.recordStore('txn-update', key, res.revision, r, ns, name);
+    const o = pre?.resourceVersion ? { ...opts, preconditions: { ...pre, resourceVersion: res.kv!.value.metadata.resourceVersion } } : opts;
+    this.deleteStored(r, ns, name, o);
+  }
+
 
   /**
    * bind mirrors the pods/binding subresource (pkg/registry/core/pod/storage/storage.go

@@ -203,7 +203,10 @@ const podSpec = struct('PodSpec', () => ({
 
 const localObjectReference = struct('LocalObjectReference', () => ({ name: str() }));
 
-const podTemplateSpec = struct('PodTemplateSpec', () => ({ metadata: byValue(objectMeta), spec: byValue(podSpec) }));
+const podTemplateSpec = struct('PodTemplateSpec', () => ({
+  metadata: byValue(objectMeta),
+  spec: byValue(podSpec),
+}));
 
 const servicePort = struct('ServicePort', () => ({
   name: str(),
@@ -321,6 +324,17 @@ const KINDS: Record<string, T & { k: 'struct' }> = {
     data: stringMap,
     // Simplification: binaryData is []byte per key upstream (base64 in JSON); any string is accepted.
     binaryData: { k: 'map', go: 'map[string][]uint8', value: str('[]uint8') },
+  }),
+  PodDisruptionBudget: top('PodDisruptionBudget', {
+    spec: byValue(
+      struct('PodDisruptionBudgetSpec', () => ({
+        minAvailable: intstr,
+        maxUnavailable: intstr,
+        selector: labelSelector,
+        unhealthyPodEvictionPolicy: str('v1.UnhealthyPodEvictionPolicyType'),
+      })),
+    ),
+    status: opaque('PodDisruptionBudgetStatus'),
   }),
   EndpointSlice: top('EndpointSlice', {
     addressType: str('v1.AddressType'),

@@ -39,7 +39,10 @@ function defaultContainer(c: Container): void {
  */
 function convertServiceAccount(s: PodSpec): void {
   if (!s.serviceAccountName && s.serviceAccount) s.serviceAccountName = s.serviceAccount;
-  if (s.serviceAccountName) s.serviceAccount = s.serviceAccountName;
+  // Only a change is written: the template of a stored object may be shared (and frozen).
+  if (s.serviceAccountName) {
+    if (s.serviceAccount !== s.serviceAccountName) s.serviceAccount = s.serviceAccountName;
+  }
   else if (s.serviceAccount !== undefined) delete s.serviceAccount;
 }
 

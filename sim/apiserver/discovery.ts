@@ -26,8 +26,8 @@ export interface APIResource {
   /** verbs as discovery lists them (sorted, as the installer sorts them). */
   verbs: string[];
   /**
-   * subresources the simulator serves under the resource (status, binding, log, exec; upstream
-   * also serves scale, eviction, proxy, ...: add them here as they are modelled).
+   * subresources the simulator serves under the resource (status, binding, eviction, scale, log,
+   * exec; upstream also serves proxy, ephemeralcontainers, resize, ...: add them as they are modelled).
    */
   subresources: string[];
   /** tracksGeneration: metadata.generation is bumped on spec changes (apps/v1 workloads). */
@@ -123,7 +123,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['binding', 'exec', 'log', 'status'],
+    subresources: ['binding', 'eviction', 'exec', 'log', 'status'],
   }),
   row({
     kind: 'ServiceAccount',
@@ -157,7 +157,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     namespaced: true,
     shortNames: ['deploy'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['scale', 'status'],
     tracksGeneration: true,
   }),
   row({
@@ -167,7 +167,7 @@ export const API_RESOURCES: readonly APIResource[] = [
     namespaced: true,
     shortNames: ['rs'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['scale', 'status'],
     tracksGeneration: true,
   }),
   row({ group: 'coordination.k8s.io', kind: 'Lease', resource: 'leases', namespaced: true }),
@@ -176,6 +176,16 @@ export const API_RESOURCES: readonly APIResource[] = [
     kind: 'EndpointSlice',
     resource: 'endpointslices',
     namespaced: true,
+  }),
+  // pkg/registry/policy/poddisruptionbudget (sim/registry/policy/poddisruptionbudgets/).
+  row({
+    group: 'policy',
+    kind: 'PodDisruptionBudget',
+    resource: 'poddisruptionbudgets',
+    namespaced: true,
+    shortNames: ['pdb'],
+    subresources: ['status'],
+    tracksGeneration: true,
   }),
 ];
 

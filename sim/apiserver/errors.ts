@@ -9,7 +9,7 @@ export interface Status {
   message: string;
   reason: string;
   code: number;
-  details?: { name?: string; group?: string; kind?: string; causes?: { reason: string; message: string; field: string }[] };
+  details?: { name?: string; group?: string; kind?: string; retryAfterSeconds?: number; causes?: { reason: string; message: string; field: string }[] };
 }
 
 /** StatusError is thrown by the API client for every failed request. */
@@ -99,6 +99,33 @@ export function newForbidden(qr: string, name: string, message: string): StatusE
 
 export function newBadRequest(message: string): StatusError {
   return err(400, 'BadRequest', message);
+}
+
+/**
+ * newUnprocessable is the 422 kube-apiserver answers when a JSON patch does not apply to the
+ * object (handlers/patch.go: errors.NewGenericServerResponse(422, ...) with the patch library's error).
+ */
+export function newUnprocessable(message: string): StatusError {
+  return err(422, 'Invalid', message);
+}
+
+/** newTooManyRequests mirrors errors.NewTooManyRequests: 429 with a Retry-After of seconds (0: none). */
+export function newTooManyRequests(message: string, retryAfterSeconds: number, causes: { reason: string; message: string; field: string }[] = []): StatusError {
+  return err(429, 'TooManyRequests', message, { ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}), ...(causes.length ? { causes } : {}) });
+}
+
+export function isTooManyRequests(e: unknown): boolean {
+  return e instanceof StatusError && e.status.reason === 'TooManyRequests';
+}
+
+/** newNotFoundPath is the router's 404 for a path no API serves (a subresource a resource lacks). */
+export function newNotFoundPath(): StatusError {
+  return err(404, 'NotFound', 'the server could not find the requested resource');
+}
+
+/** newInternalStatus is a 500 Failure Status with a message as given (no "Internal error occurred:"). */
+export function newInternalStatus(message: string): StatusError {
+  return err(500, '', message);
 }
 
 /** newInternalError mirrors errors.NewInternalError: 500 "Internal error occurred: <err>". */

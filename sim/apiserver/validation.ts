@@ -8,6 +8,7 @@ import type { AnyObject, Container, Deployment, PodSpec, ReplicaSet, Service } f
 import type { FieldError } from './errors.ts';
 import { validateVolumeMounts, validateVolumes } from '../registry/core/pods/volumes.ts';
 import { validateConfigMap } from '../registry/core/configmaps/strategy.ts';
+import { validatePodDisruptionBudget } from '../registry/policy/poddisruptionbudgets/strategy.ts';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -109,7 +110,7 @@ function validateContainers(list: Container[], path: string, names: Set<string>,
   });
 }
 
-function validatePercentOrInt(v: unknown, field: string, errs: FieldError[]): void {
+export function validatePercentOrInt(v: unknown, field: string, errs: FieldError[]): void {
   if (typeof v === 'number') {
     if (v < 0) errs.push({ field, type: 'Invalid value', value: v, detail: 'must be greater than or equal to 0' });
   } else if (typeof v === 'string') {
@@ -192,6 +193,8 @@ export function validateObject(o: AnyObject): FieldError[] {
       return validateService(o);
     case 'ConfigMap':
       return validateConfigMap(o);
+    case 'PodDisruptionBudget':
+      return validatePodDisruptionBudget(o);
     default:
       return [];
   }

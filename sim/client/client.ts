@@ -2,7 +2,8 @@
 // the component's identity, goes to kube-apiserver, and throws StatusError on failure, as the
 // Go client returns an error. Simplification: requests are synchronous and take no virtual time.
 
-import type { AnyObject, Binding, ResourceName } from '../api/types.ts';
+import type { AnyObject, Binding, Eviction, ResourceName, Scale } from '../api/types.ts';
+import type { PatchType } from '../apiserver/patch.ts';
 import type { DeleteOptions, KubeAPIServer, ListOptions, ListResult, WatchStream } from '../apiserver/apiserver.ts';
 
 /** Client is bound to one component (user), e.g. "replicaset-controller" or "kubelet@node-1". */
@@ -46,9 +47,32 @@ export class Client {
     return this.apiserver.update(this.user, resource, obj, 'status', handOff);
   }
 
-  /** patch sends a JSON merge patch; subresource "status" patches status only. */
-  patch<T extends AnyObject>(resource: ResourceName, namespace: string | undefined, name: string, patch: unknown, subresource?: 'status'): T {
-    return this.apiserver.patch<T>(this.user, resource, namespace, name, patch, subresource);
+  /**
+   * patch sends a patch, a JSON merge patch unless patchType names another; subresource "status"
+   * patches status only.
+   */
+  patch<T extends AnyObject>(resource: ResourceName, namespace: string | undefined, name: string, patch: unknown, subresource?: 'status', patchType?: PatchType): T {
+    return this.apiserver.patch<T>(this.user, resource, namespace, name, patch, subresource, patchType);
+  }
+
+  /** getScale GETs a workload's scale subresource. */
+  getScale(resource: ResourceName, namespace: string, name: string): Scale {
+    return this.apiserver.getScale(this.user, resource, namespace, name);
+  }
+
+  /** updateScale PUTs a workload's scale subresource. */
+  updateScale(resource: ResourceName, scale: Scale): Scale {
+    return this.apiserver.updateScale(this.user, resource, scale);
+  }
+
+  /** patchScale PATCHes a workload's scale subresource. */
+  patchScale(resource: ResourceName, namespace: string, name: string, patch: unknown, patchType: PatchType): Scale {
+    return this.apiserver.patchScale(this.user, resource, namespace, name, patch, patchType);
+  }
+
+  /** evict POSTs a policy/v1 Eviction to pods/eviction (client-go's Evictions(ns).Evict). */
+  evict(eviction: Eviction): void {
+    this.apiserver.evict(this.user, eviction);
   }
 
   delete(resource: ResourceName, namespace: string | undefined, name: string, opts?: DeleteOptions): AnyObject {

@@ -396,4 +396,18 @@ export class SharedInformerFactory {
     }
     return (inf as unknown as Informer<T>).addReader(reader);
   }
+
+  /**
+   * listerFor returns the shared informer of resource for a controller that only reads its cache
+   * and registers no handlers (as the disruption controller reads ReplicaSets): no deliveries are
+   * traced to it, since none of its code runs on them.
+   */
+  listerFor<T extends AnyObject>(resource: ResourceName): Informer<T> {
+    let inf = this.informers.get(resource);
+    if (!inf) {
+      inf = new Informer<AnyObject>(this.client, resource, {}, true);
+      this.informers.set(resource, inf);
+    }
+    return inf as unknown as Informer<T>;
+  }
 }

@@ -30,6 +30,7 @@ import { ReplicaSetController } from '../controllers/replicaset/replica-set.ts';
 import { Publisher as RootCACertPublisher } from '../controllers/rootcacertpublisher/publisher.ts';
 import { ServiceAccountsController } from '../controllers/serviceaccount/serviceaccounts-controller.ts';
 import { TaintEvictionController } from '../controllers/tainteviction/taint-eviction-controller.ts';
+import { DisruptionController } from '../controllers/disruption/disruption-controller.ts';
 import { Simulation } from '../engine/simulation.ts';
 import { drive, untilInSlices } from '../engine/steps.ts';
 import type { TraceLevel } from '../engine/trace.ts';
@@ -233,7 +234,7 @@ export class Cluster {
     // they are renewed every 2 s: client-go tools/leaderelection, pkg/controlplane/apiserver).
     this.scheduler = new Scheduler(this.sim, client(Scheduler.NAME));
     // kube-controller-manager's controllers share its informers (one list and watch per resource).
-    // Simplification: only these eight of its controllers run; among those left out, the TTL
+    // Simplification: only these nine of its controllers run; among those left out, the TTL
     // controller would annotate every Node with node.alpha.kubernetes.io/ttl ("0" below 100
     // nodes) and the DaemonSet controller would keep kube-proxy's DaemonSet status current.
     const informers = new SharedInformerFactory(client('kube-controller-manager'));
@@ -246,6 +247,7 @@ export class Cluster {
       new GarbageCollector(this.sim, client(GarbageCollector.NAME), informers),
       new ServiceAccountsController(this.sim, client(ServiceAccountsController.NAME), informers),
       new RootCACertPublisher(this.sim, client(RootCACertPublisher.NAME), informers),
+      new DisruptionController(this.sim, client(DisruptionController.NAME), informers),
     ];
     for (const c of this.controllers) c.start();
     this.scheduler.start();
@@ -387,6 +389,8 @@ export class Cluster {
       {
         client: this.kubectlClient,
         now: () => this.sim.now(),
+        // kubectl waits in virtual time (drain): the cluster runs meanwhile.
+        sleep: (ms) => this.sim.runUntil(this.sim.now() + ms),
         // Simplification: the three statuses are always Healthy once kube-apiserver answers; it
         // does not probe the scheduler, controller-manager and etcd as the real handler does
         // (pkg/registry/core/componentstatus/rest.go).

@@ -25,6 +25,11 @@ export interface RequestEntry extends TraceBase {
   reason?: string;
   /** fields names what an update changed, e.g. ["spec.nodeName"], for "Why?" and grading. */
   fields?: string[];
+  /**
+   * patchType is a patch's Content-Type (application/merge-patch+json, ...-strategic-merge-patch+json,
+   * application/json-patch+json), recorded when the client names it (kubectl always does).
+   */
+  patchType?: string;
 }
 
 /** kube-apiserver's read or write against etcd. */

@@ -4,6 +4,10 @@
 // Simplification: the table is built client-side from full objects (kubectl asks the server for
 // a Table; the server runs these same functions).
 
+import {
+  columns as pdbColumns,
+  printPodDisruptionBudget,
+} from '../registry/policy/poddisruptionbudgets/printers.ts';
 import type {
   AnyObject,
   Container,
@@ -18,6 +22,7 @@ import type {
   Namespace,
   Node,
   Pod,
+  PodDisruptionBudget,
   ReplicaSet,
   Service,
 } from '../api/types.ts';
@@ -151,6 +156,7 @@ export const columnDefinitions: Record<string, ColumnDefinition[]> = {
   configmaps: [NAME, col('Data'), AGE],
   endpointslices: [NAME, col('AddressType'), col('Ports'), col('Endpoints'), AGE],
   componentstatuses: [NAME, col('Status'), col('Message'), col('Error')],
+  poddisruptionbudgets: pdbColumns,
 };
 
 // ---- shared formatting helpers ----
@@ -669,6 +675,8 @@ export function buildTable(resource: string, objects: unknown[], now: number): T
         return { cells: printConfigMap(o as ConfigMap, now), object: o as ConfigMap };
       case 'componentstatuses':
         return printComponentStatus(o as ComponentStatus);
+      case 'poddisruptionbudgets':
+        return printPodDisruptionBudget(o as PodDisruptionBudget, now);
       default:
         throw new Error(`no table printer for ${resource}`);
     }

@@ -9,9 +9,12 @@ import type {
   Container,
   Deployment,
   Pod,
+  Eviction,
   ReplicaSet,
   ResourceName,
+  Scale,
 } from '../api/types.ts';
+import type { PatchType } from '../apiserver/patch.ts';
 import type { DeleteOptions, ListOptions, ListResult } from '../apiserver/apiserver.ts';
 import { apiResource, groupKindString, type APIResource } from '../apiserver/discovery.ts';
 import { goQuote } from '../apiserver/errors.ts';
@@ -36,21 +39,38 @@ export interface KubectlClient {
   get<T extends AnyObject>(resource: ResourceName, namespace: string | undefined, name: string): T;
   list<T extends AnyObject>(resource: ResourceName, opts?: ListOptions): ListResult<T>;
   update<T extends AnyObject>(resource: ResourceName, obj: T): T;
-  /** patch sends a JSON merge patch (RFC 7386). */
+  /**
+   * patch sends a patch of patchType (kubectl always names it: the trace records it); subresource
+   * is undefined for the object itself.
+   */
   patch<T extends AnyObject>(
     resource: ResourceName,
     namespace: string | undefined,
     name: string,
     patch: unknown,
+    subresource: undefined,
+    patchType: PatchType,
   ): T;
+  /** getScale GETs the scale subresource (client-go's scale client). */
+  getScale(resource: ResourceName, namespace: string, name: string): Scale;
+  /** updateScale PUTs the scale subresource. */
+  updateScale(resource: ResourceName, scale: Scale): Scale;
+  /** patchScale PATCHes the scale subresource. */
+  patchScale(
+    resource: ResourceName,
+    namespace: string,
+    name: string,
+    patch: unknown,
+    patchType: PatchType,
+  ): Scale;
   delete(
     resource: ResourceName,
     namespace: string | undefined,
     name: string,
     opts?: DeleteOptions,
   ): AnyObject;
-  /** evict POSTs to pods/eviction; when absent, drain deletes the Pod instead. */
-  evict?(namespace: string, name: string, opts?: DeleteOptions): void;
+  /** evict POSTs a policy/v1 Eviction to pods/eviction (client-go's Evictions(ns).Evict). */
+  evict(eviction: Eviction): void;
   /** checkPatchSource has kube-apiserver decode the manifest a patch is built from (400 if not). */
   checkPatchSource(
     resource: ResourceName,
@@ -86,6 +106,11 @@ export interface KubectlContext {
    * `kubectl logs` and `kubectl exec`; always reachable when absent.
    */
   kubelet?(node: string): { ip: string; dialError?: string };
+  /**
+   * sleep lets ms of virtual time pass while kubectl waits (drain's retries and polls); the
+   * cluster runs meanwhile. Absent (a bare kube-apiserver in unit tests), kubectl does not wait.
+   */
+  sleep?(ms: number): void;
 }
 
 /** KubectlResult is what the terminal shows: both streams and the exit code. */

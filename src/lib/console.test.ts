@@ -51,7 +51,8 @@ describe('complete', () => {
   });
 
   it('completes resource types, then names of that type', () => {
-    expect(complete('kubectl get po', names).candidates).toEqual(['pods']);
+    expect(complete('kubectl get po', names).candidates).toEqual(['poddisruptionbudgets', 'pods']);
+    expect(complete('kubectl get pods', names).candidates).toEqual(['pods']);
     expect(complete('kubectl get pods web', names)).toEqual({
       from: 17,
       candidates: ['web-a', 'web-b'],

@@ -1,10 +1,14 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go: client-side `kubectl apply -f`
 // (create when absent, else a patch computed from the last-applied-configuration annotation).
-// Simplification: strategic merge patch is a three-way merge with list merge keys for the
-// common lists, sent as a JSON merge patch.
+// The patch is a strategic merge patch (patcher.go: StrategicMergePatchType for built-in kinds).
+// Simplification: kubectl computes it with CreateThreeWayMergePatch(original, modified, current);
+// the simulator merges the three itself (threeWayMerge, list merge keys for the common lists) and
+// sends the two-way strategic merge patch from current to that result, which kube-apiserver
+// turns into the same object.
 
 import type { AnyObject, ResourceName } from '../../api/types.ts';
 import type { APIResource } from '../../apiserver/discovery.ts';
+import { createTwoWayMergePatch, StrategicMergePatchType } from '../../apiserver/patch.ts';
 import { MANIFEST_SOURCE, visitManifests, type ManifestInfo } from '../builder.ts';
 import {
   CmdError,
@@ -26,7 +30,7 @@ import {
   LocalStatusError,
   withSource,
 } from '../errors.ts';
-import { clone, deepEqual, isMap, namePrint, type Run } from '../run.ts';
+import { clone, isMap, namePrint, type Run } from '../run.ts';
 import { toCompactJSON } from '../yaml-json.ts';
 
 export interface ApplyOptions {
@@ -107,13 +111,13 @@ function runApply(r: Run, cmd: ApplyOptions & Common, stdin: string | undefined)
       original = undefined;
     }
     const merged = threeWayMerge(current, original, annotated);
-    const patch = mergePatchBetween(current, merged);
+    const patch = createTwoWayMergePatch(current, merged);
     if (Object.keys(patch).length === 0) {
       r.out(namePrint(info.type, info.name, 'unchanged'));
       return;
     }
     try {
-      r.client.patch(res, ns, info.name, patch);
+      r.client.patch(res, ns, info.name, patch, undefined, StrategicMergePatchType);
     } catch (e) {
       throw withSource('patching', MANIFEST_SOURCE, e);
     }
@@ -210,19 +214,4 @@ function threeWayMerge(
     return clone(modified);
   }
   return modified;
-}
-
-/** mergePatchBetween is a JSON merge patch turning a into b (lists whole, null for removals). */
-function mergePatchBetween(a: unknown, b: unknown): Record<string, unknown> {
-  const patch: Record<string, unknown> = {};
-  const ao = isMap(a) ? a : {};
-  const bo = isMap(b) ? b : {};
-  for (const [k, v] of Object.entries(bo)) {
-    if (isMap(v) && isMap(ao[k])) {
-      const sub = mergePatchBetween(ao[k], v);
-      if (Object.keys(sub).length) patch[k] = sub;
-    } else if (!deepEqual(ao[k], v)) patch[k] = v;
-  }
-  for (const k of Object.keys(ao)) if (!(k in bo) && ao[k] !== undefined) patch[k] = null;
-  return patch;
 }

@@ -1,6 +1,8 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go: `kubectl describe` finds the
 // objects and hands each to its describer (pkg/describe/describe.go, in ../describe.ts).
 
+import type { PodDisruptionBudget } from '../../api/types.ts';
+import { describePodDisruptionBudget } from '../../registry/policy/poddisruptionbudgets/printers.ts';
 import type {
   AnyObject,
   DaemonSet,
@@ -156,6 +158,8 @@ function describeObject(r: Run, type: APIResource, obj: AnyObject, showEvents: b
       );
     case 'configmaps':
       return describeConfigMap(obj as ConfigMap, showEvents ? events(true) : undefined, now);
+    case 'poddisruptionbudgets':
+      return describePodDisruptionBudget(obj as PodDisruptionBudget, events(true), now);
     default:
       // Simplification: the generic describer (events, leases, componentstatuses) is not modelled.
       throw new KubectlError(

@@ -1,8 +1,16 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go and pkg/drain (cordon.go, drain.go,
 // filters.go): `kubectl cordon`, `uncordon` and `drain` (see "Simplification:" notes).
 
-import type { DaemonSet, Node, Pod } from '../../api/types.ts';
-import type { DeleteOptions } from '../../apiserver/apiserver.ts';
+import type { Node } from '../../api/types.ts';
+import { goQuote } from '../../apiserver/errors.ts';
+import { StrategicMergePatchType } from '../../apiserver/patch.ts';
+import { parseDuration } from '../../engine/clock.ts';
+import {
+  aggregate,
+  drainNode,
+  type DrainIO,
+  type DrainOptions as HelperOptions,
+} from '../drain.ts';
 import {
   bool,
   CmdError,
@@ -15,7 +23,7 @@ import {
   type Common,
   type FlagParse,
 } from '../cmdutil.ts';
-import { isNotFound, isStatusError } from '../errors.ts';
+import { isStatusError } from '../errors.ts';
 import { namePrint, typeOf, type Run } from '../run.ts';
 
 export interface CordonOptions {
@@ -31,7 +39,22 @@ export interface DrainOptions {
   deleteEmptyDirData: boolean;
   force: boolean;
   gracePeriod: number;
+  /** timeoutMs is --timeout: 0 (the default) waits without end. */
+  timeoutMs: number;
+  /** disableEviction is --disable-eviction: delete the Pods instead of evicting them. */
+  disableEviction: boolean;
   selector?: string;
+}
+
+// timeoutFlag parses --timeout as pflag's DurationVar does (time.ParseDuration).
+function timeoutFlag(v: string | undefined): number {
+  if (v === undefined) return 0;
+  const ms = parseDuration(v);
+  if (ms === undefined)
+    throw new CmdError(
+      `invalid argument "${v}" for "--timeout" flag: time: invalid duration ${goQuote(v)}`,
+    );
+  return ms;
 }
 
 export const cordonCmd: Command<CordonOptions> = {
@@ -63,6 +86,7 @@ export const drain: Command<DrainOptions> = {
     f('force', 'bool'),
     f('grace-period', 'int'),
     f('timeout', 'string'),
+    f('disable-eviction', 'bool'),
     SELECTOR,
   ],
   complete(fp) {
@@ -73,6 +97,8 @@ export const drain: Command<DrainOptions> = {
       deleteEmptyDirData: bool(fp.flags['delete-emptydir-data']),
       force: bool(fp.flags.force),
       gracePeriod: num(fp.flags['grace-period'], -1),
+      timeoutMs: timeoutFlag(str(fp.flags.timeout)),
+      disableEviction: bool(fp.flags['disable-eviction']),
     };
   },
   run: runDrain,
@@ -109,9 +135,16 @@ function cordon(r: Run, nodes: Node[], desired: boolean): void {
       continue;
     }
     try {
-      r.client.patch('nodes', undefined, node.metadata.name, {
-        spec: { unschedulable: desired ? true : null },
-      });
+      // CordonHelper.PatchOrReplace: CreateTwoWayMergePatch of spec.unschedulable, sent as a
+      // strategic merge patch (false is omitted, so uncordon sends null).
+      r.client.patch(
+        'nodes',
+        undefined,
+        node.metadata.name,
+        { spec: { unschedulable: desired ? true : null } },
+        undefined,
+        StrategicMergePatchType,
+      );
       r.out(namePrint(t, node.metadata.name, desired ? 'cordoned' : 'uncordoned'));
     } catch (e) {
       r.stderr += `error: unable to ${desired ? 'cordon' : 'uncordon'} node "${node.metadata.name}": ${isStatusError(e) ? e.status.message : (e as Error).message}\n`;
@@ -119,147 +152,47 @@ function cordon(r: Run, nodes: Node[], desired: boolean): void {
   }
 }
 
-interface PodDelete {
-  pod: Pod;
-  delete: boolean;
-  reason: 'Okay' | 'Skip' | 'Warning' | 'Error';
-  message?: string;
-}
-
-/** podsForDeletion mirrors drain.Helper.GetPodsForDeletion and its filters. */
-function podsForDeletion(r: Run, node: string, cmd: DrainOptions): PodDelete[] {
-  const pods = r.list<Pod>(typeOf('pods'), undefined, undefined, node);
-  const out: PodDelete[] = [];
-  for (const pod of pods) {
-    const finished = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-    const ref = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
-    let status: Omit<PodDelete, 'pod'> = { delete: true, reason: 'Okay' };
-    const filters: (() => Omit<PodDelete, 'pod'>)[] = [
-      // daemonSetFilter
-      () => {
-        if (!ref || ref.kind !== 'DaemonSet' || finished) return { delete: true, reason: 'Okay' };
-        try {
-          r.get<DaemonSet>(typeOf('daemonsets'), pod.metadata.namespace ?? '', ref.name);
-        } catch (e) {
-          if (isNotFound(e) && cmd.force)
-            return {
-              delete: true,
-              reason: 'Warning',
-              message: isStatusError(e) ? e.status.message : String(e),
-            };
-          return {
-            delete: false,
-            reason: 'Error',
-            message: isStatusError(e) ? e.status.message : String(e),
-          };
-        }
-        if (!cmd.ignoreDaemonsets)
-          return {
-            delete: false,
-            reason: 'Error',
-            message: 'DaemonSet-managed Pods (use --ignore-daemonsets to ignore)',
-          };
-        return { delete: false, reason: 'Warning', message: 'ignoring DaemonSet-managed Pods' };
-      },
-      // mirrorPodFilter
-      () =>
-        pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined
-          ? { delete: false, reason: 'Skip' }
-          : { delete: true, reason: 'Okay' },
-      // Simplification: localStorageFilter never fires (no emptyDir volumes are modelled).
-      // unreplicatedFilter
-      () => {
-        if (finished || ref) return { delete: true, reason: 'Okay' };
-        if (cmd.force)
-          return {
-            delete: true,
-            reason: 'Warning',
-            message: 'deleting Pods that declare no controller',
-          };
-        return {
-          delete: false,
-          reason: 'Error',
-          message: 'Pods declare no controller (use --force to override)',
-        };
-      },
-    ];
-    for (const fn of filters) {
-      status = fn();
-      if (!status.delete) break;
-    }
-    out.push({ pod, ...status });
-  }
-  return out;
-}
-
-function groupMessages(
-  list: PodDelete[],
-  reason: 'Warning' | 'Error',
-): { message: string; pods: string[] }[] {
-  const groups: { message: string; pods: string[] }[] = [];
-  for (const p of list) {
-    if (p.reason !== reason) continue;
-    const message = p.message || 'unexpected error';
-    let g = groups.find((x) => x.message === message);
-    if (!g) groups.push((g = { message, pods: [] }));
-    g.pods.push(`${p.pod.metadata.namespace}/${p.pod.metadata.name}`);
-  }
-  return groups;
-}
-
 function runDrain(r: Run, cmd: DrainOptions & Common): void {
   const nodes = nodesFor(r, cmd.nodes, cmd.selector);
   cordon(r, nodes, true);
   const t = typeOf('nodes');
-  const fatal: string[] = [];
+  const io: DrainIO = {
+    client: r.client,
+    out: (s) => r.out(s),
+    err: (s) => {
+      r.stderr += s;
+    },
+    warn: (s) => r.warn(s),
+    now: () => r.now(),
+    sleep: r.ctx.sleep,
+  };
+  const opts: HelperOptions = {
+    force: cmd.force,
+    ignoreAllDaemonSets: cmd.ignoreDaemonsets,
+    deleteEmptyDirData: cmd.deleteEmptyDirData,
+    gracePeriodSeconds: cmd.gracePeriod,
+    timeoutMs: cmd.timeoutMs,
+    disableEviction: cmd.disableEviction,
+  };
+  const fatal: string[][] = [];
   const remaining: string[] = [];
   for (const node of nodes) {
     const name = node.metadata.name;
-    const list = podsForDeletion(r, name, cmd);
-    const errs = groupMessages(list, 'Error').map(
-      (g) => `cannot delete ${g.message}: ${g.pods.join(', ')}`,
-    );
-    if (errs.length) {
-      r.stderr += `error: unable to drain node "${name}" due to error: ${errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`}, continuing command...\n`;
-      fatal.push(...errs);
-      remaining.push(name);
+    const { error, errors } = drainNode(io, opts, name);
+    if (error === undefined) {
+      r.out(namePrint(t, name, 'drained'));
       continue;
     }
-    const warnings = groupMessages(list, 'Warning')
-      .map((g) => `${g.message}: ${g.pods.join(', ')}`)
-      .join('; ');
-    if (warnings) r.warn(warnings);
-    const toDelete = list.filter((p) => p.delete).map((p) => p.pod);
-    const opts: DeleteOptions = cmd.gracePeriod >= 0 ? { gracePeriodSeconds: cmd.gracePeriod } : {};
-    // Simplification: kubectl evicts in parallel and prints "evicted" once each Pod is gone;
-    // the simulator evicts in order and does not wait for the Pods to terminate.
-    for (const pod of toDelete)
-      r.out(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}\n`);
-    let failed = false;
-    for (const pod of toDelete) {
-      try {
-        if (r.client.evict) r.client.evict(pod.metadata.namespace ?? '', pod.metadata.name, opts);
-        else r.client.delete('pods', pod.metadata.namespace, pod.metadata.name, opts);
-        r.out(namePrint(typeOf('pods'), pod.metadata.name, 'evicted'));
-      } catch (e) {
-        if (isNotFound(e)) {
-          r.out(namePrint(typeOf('pods'), pod.metadata.name, 'evicted'));
-          continue;
-        }
-        failed = true;
-        r.stderr += `error when evicting pods/"${pod.metadata.name}" -n "${pod.metadata.namespace}": ${isStatusError(e) ? e.status.message : (e as Error).message}\n`;
-      }
-    }
-    if (failed) {
-      remaining.push(name);
-      fatal.push(`error when draining node "${name}"`);
-      continue;
-    }
-    r.out(namePrint(t, name, 'drained'));
+    r.stderr += `error: unable to drain node "${name}" due to error: ${error}, continuing command...\n`;
+    fatal.push(errors ?? [error]);
+    remaining.push(name);
   }
   if (remaining.length) {
     r.stderr += `There are pending nodes to be drained:\n${remaining.map((n) => ` ${n}\n`).join('')}`;
-    r.stderr += fatal.map((f) => `${f}\n`).join('');
+    // CheckErr: an aggregate of one node's aggregate prints its errors a line each; of several
+    // nodes, a line per node.
+    const lines = fatal.length === 1 ? fatal[0] : fatal.map(aggregate);
+    r.stderr += lines.map((f) => `${f}\n`).join('');
     r.failed = true;
   }
 }

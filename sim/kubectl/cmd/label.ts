@@ -1,6 +1,7 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/label/label.go: `kubectl label` patches
 // metadata.labels.
 
+import { MergePatchType } from '../../apiserver/patch.ts';
 import type { ResourceName } from '../../api/types.ts';
 import { objectsFor } from '../builder.ts';
 import {
@@ -117,9 +118,15 @@ function runLabel(r: Run, cmd: LabelOptions & Common): void {
         const patch: Record<string, string | null> = {};
         for (const [k, v] of Object.entries(cmd.set)) if (current[k] !== v) patch[k] = v;
         for (const k of cmd.remove) if (k in current) patch[k] = null;
-        r.client.patch(type.resource as ResourceName, obj.metadata.namespace, obj.metadata.name, {
-          metadata: { labels: patch },
-        });
+        // label.go: jsonpatch.CreateMergePatch, sent as a JSON merge patch.
+        r.client.patch(
+          type.resource as ResourceName,
+          obj.metadata.namespace,
+          obj.metadata.name,
+          { metadata: { labels: patch } },
+          undefined,
+          MergePatchType,
+        );
       }
       r.out(namePrint(type, obj.metadata.name, op));
     } catch (e) {

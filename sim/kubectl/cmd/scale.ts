@@ -1,7 +1,8 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go: `kubectl scale --replicas=N`
 // (see "Simplification:" notes).
 
-import type { Deployment, ReplicaSet, ResourceName } from '../../api/types.ts';
+import type { ResourceName } from '../../api/types.ts';
+import { MergePatchType } from '../../apiserver/patch.ts';
 import { objectsFor } from '../builder.ts';
 import {
   CmdError,
@@ -16,7 +17,7 @@ import {
   type Common,
   type Targets,
 } from '../cmdutil.ts';
-import { KubectlError, LocalStatusError } from '../errors.ts';
+import { KubectlError } from '../errors.ts';
 import { namePrint, type Run } from '../run.ts';
 
 export interface ScaleOptions {
@@ -60,33 +61,37 @@ export const scale: Command<ScaleOptions> = {
   run: runScale,
 };
 
+// runScale mirrors RunScale: the builder GETs each object, then the scaler (pkg/scale
+// ScaleSimple) PATCHes its scale subresource with the merge patch {"spec":{"replicas":N}}, or,
+// given --current-replicas, GETs the scale, checks the precondition and PUTs it back. The first
+// error ends the command.
 function runScale(r: Run, cmd: ScaleOptions & Common): void {
   const ns = r.ns(cmd);
   if (cmd.targets.form === 'types' && cmd.targets.names.length === 0 && cmd.selector === undefined)
     throw new KubectlError('resource(s) were provided, but no name was specified');
   for (const { type, obj } of objectsFor(r, cmd.targets, ns, cmd.selector)) {
-    const scalable = type.resource === 'deployments' || type.resource === 'replicasets';
-    // --current-replicas: ScalePrecondition.validate against the scale subresource's
-    // spec.replicas (PreconditionError); RunScale returns it, leaving the other objects alone.
-    if (scalable && cmd.currentReplicas >= 0) {
-      const current = (obj as Deployment | ReplicaSet).spec?.replicas ?? 1;
-      if (current !== cmd.currentReplicas)
-        throw new KubectlError(`Expected replicas to be ${cmd.currentReplicas}, was ${current}`);
-    }
-    try {
-      if (!scalable)
-        throw new LocalStatusError(
-          404,
-          'NotFound',
-          'the server could not find the requested resource',
+    const resource = type.resource as ResourceName;
+    const name = obj.metadata.name;
+    const namespace = obj.metadata.namespace ?? '';
+    if (cmd.currentReplicas !== -1) {
+      const current = r.client.getScale(resource, namespace, name);
+      // ScalePrecondition.validate: PreconditionError "Expected replicas to be N, was M".
+      if ((current.spec.replicas ?? 0) !== cmd.currentReplicas)
+        throw new KubectlError(
+          `Expected replicas to be ${cmd.currentReplicas}, was ${current.spec.replicas ?? 0}`,
         );
-      // Simplification: the scale subresource is a merge patch of spec.replicas.
-      r.client.patch(type.resource as ResourceName, obj.metadata.namespace, obj.metadata.name, {
-        spec: { replicas: cmd.replicas },
+      r.client.updateScale(resource, {
+        ...current,
+        spec: { ...current.spec, replicas: cmd.replicas },
       });
-      r.out(namePrint(type, obj.metadata.name, 'scaled'));
-    } catch (e) {
-      r.fail(e);
-    }
+    } else
+      r.client.patchScale(
+        resource,
+        namespace,
+        name,
+        { spec: { replicas: cmd.replicas } },
+        MergePatchType,
+      );
+    r.out(namePrint(type, name, 'scaled'));
   }
 }

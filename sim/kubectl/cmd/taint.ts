@@ -1,6 +1,7 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/taint/taint.go and pkg/util/taints: `kubectl
 // taint nodes NAME KEY[=VALUE]:EFFECT ...` patches spec.taints.
 
+import { StrategicMergePatchType } from '../../apiserver/patch.ts';
 import type { Node, Taint } from '../../api/types.ts';
 import { objectsFor } from '../builder.ts';
 import {
@@ -188,9 +189,16 @@ function runTaint(r: Run, cmd: TaintOptions & Common): void {
       const { op, taints, errors } = reorganizeTaints(node, cmd.overwrite, cmd.add, cmd.remove);
       if (errors.length)
         throw new KubectlError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
-      r.client.patch('nodes', undefined, node.metadata.name, {
-        spec: { taints: taints.length ? taints : null },
-      });
+      // taint.go: CreateTwoWayMergePatch, sent as a strategic merge patch (taints have no
+      // merge key, so the list is replaced whole).
+      r.client.patch(
+        'nodes',
+        undefined,
+        node.metadata.name,
+        { spec: { taints: taints.length ? taints : null } },
+        undefined,
+        StrategicMergePatchType,
+      );
       r.out(namePrint(type, node.metadata.name, op));
     } catch (e) {
       r.fail(e);

@@ -1,6 +1,7 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_restart.go and
 // polymorphichelpers.defaultObjectRestarter: a patch of the template's restartedAt annotation.
 
+import { StrategicMergePatchType } from '../../../apiserver/patch.ts';
 import { formatTime } from '../../../engine/clock.ts';
 import { FILENAME, type Command, type Common, type Targets } from '../../cmdutil.ts';
 import { KubectlError } from '../../errors.ts';
@@ -37,7 +38,15 @@ function runRolloutRestart(r: Run, cmd: RolloutRestartOptions & Common): void {
           },
         },
       };
-      r.client.patch('deployments', d.metadata.namespace, d.metadata.name, patch);
+      // rollout_restart.go: the ObjectRestarter's two-way strategic merge patch.
+      r.client.patch(
+        'deployments',
+        d.metadata.namespace,
+        d.metadata.name,
+        patch,
+        undefined,
+        StrategicMergePatchType,
+      );
       r.out(namePrint(typeOf('deployments'), d.metadata.name, 'restarted'));
     } catch (e) {
       r.fail(e);

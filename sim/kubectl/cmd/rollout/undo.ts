@@ -1,7 +1,8 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_undo.go and
-// polymorphichelpers.DeploymentRollbacker (see "Simplification:" notes).
+// polymorphichelpers.DeploymentRollbacker.
 
-import type { ReplicaSet } from '../../../api/types.ts';
+import type { Deployment, ReplicaSet } from '../../../api/types.ts';
+import { JSONPatchType } from '../../../apiserver/patch.ts';
 import { equalIgnoreHash, revision as revisionOf } from '../../../controllers/deployment/util.ts';
 import { f, FILENAME, num, type Command, type Common, type Targets } from '../../cmdutil.ts';
 import { isStatusError, KubectlError } from '../../errors.ts';
@@ -27,15 +28,20 @@ export const rolloutUndo: Command<RolloutUndoOptions> = {
 
 function runRolloutUndo(r: Run, cmd: RolloutUndoOptions & Common): void {
   const ns = r.ns(cmd);
-  for (const d of deploymentsOf(r, cmd.targets, ns, 'rollbacker')) {
+  for (const info of deploymentsOf(r, cmd.targets, ns, 'rollbacker')) {
     try {
       // Mirrors polymorphichelpers.DeploymentRollbacker.Rollback.
       if (cmd.toRevision < 0)
         throw new KubectlError(`unable to find specified revision ${cmd.toRevision} in history`);
-      if (d.spec.paused)
+      // Rollback GETs the Deployment afresh, then lists its ReplicaSets (deploymentRevision).
+      let d: Deployment;
+      try {
+        d = r.client.get<Deployment>('deployments', info.metadata.namespace, info.metadata.name);
+      } catch (e) {
         throw new KubectlError(
-          "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
+          `failed to retrieve Deployment ${info.metadata.name}: ${isStatusError(e) ? e.status.message : (e as Error).message}`,
         );
+      }
       const { allOldRSs: oldRSs, newRS } = replicaSetsOf(r, d);
       const all = newRS ? [...oldRSs, newRS] : oldRSs;
       let target: ReplicaSet | undefined;
@@ -64,6 +70,10 @@ function runRolloutUndo(r: Run, cmd: RolloutUndoOptions & Common): void {
         throw new KubectlError(`unable to find specified revision ${cmd.toRevision} in history`);
       if (!target)
         throw new KubectlError(`no rollout history found for deployment "${d.metadata.name}"`);
+      if (d.spec.paused)
+        throw new KubectlError(
+          "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
+        );
       const type = typeOf('deployments');
       if (equalIgnoreHash(target.spec.template, d.spec.template)) {
         r.out(
@@ -82,13 +92,20 @@ function runRolloutUndo(r: Run, cmd: RolloutUndoOptions & Common): void {
         if (d.metadata.annotations?.[k] !== undefined) annotations[k] = d.metadata.annotations[k];
       for (const [k, v] of Object.entries(target.metadata.annotations ?? {}))
         if (!ANNOTATIONS_TO_SKIP.has(k)) annotations[k] = v;
-      // Simplification: kubectl sends a JSON patch replacing /spec/template and
-      // /metadata/annotations; the simulator writes the same result with an update.
-      const next = clone(d);
-      next.spec.template = template;
-      next.metadata.annotations = annotations;
+      // getDeploymentPatch: one JSON patch replacing /spec/template and /metadata/annotations.
+      const patch = [
+        { op: 'replace', path: '/spec/template', value: template },
+        { op: 'replace', path: '/metadata/annotations', value: annotations },
+      ];
       try {
-        r.client.update('deployments', next);
+        r.client.patch(
+          'deployments',
+          d.metadata.namespace,
+          d.metadata.name,
+          patch,
+          undefined,
+          JSONPatchType,
+        );
       } catch (e) {
         if (isStatusError(e))
           throw new KubectlError(

@@ -1,6 +1,7 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/set/set_image.go: `kubectl set image TYPE NAME
 // CONTAINER=IMAGE ...` patches the Pod template (or the Pod).
 
+import { createTwoWayMergePatch, StrategicMergePatchType } from '../../../apiserver/patch.ts';
 import type { Deployment, Pod, ResourceName } from '../../../api/types.ts';
 import type { APIResource } from '../../../apiserver/discovery.ts';
 import { objectsFor } from '../../builder.ts';
@@ -88,15 +89,25 @@ function runSetImage(r: Run, cmd: SetImageOptions & Common): void {
       const changed =
         !deepEqual(containers, spec.containers) || !deepEqual(initContainers, spec.initContainers);
       if (!changed) continue;
-      const podPatch: Record<string, unknown> = { containers };
-      if (initContainers) podPatch.initContainers = initContainers;
-      const patch =
-        where === 'pod' ? { spec: podPatch } : { spec: { template: { spec: podPatch } } };
+      // set_image.go: CalculatePatches' two-way strategic merge patch of the object.
+      const newSpec = { ...spec, containers, ...(initContainers ? { initContainers } : {}) };
+      const modified =
+        where === 'pod'
+          ? { ...obj, spec: newSpec }
+          : {
+              ...obj,
+              spec: {
+                ...(obj as Deployment).spec,
+                template: { ...(obj as Deployment).spec.template, spec: newSpec },
+              },
+            };
       r.client.patch(
         type.resource as ResourceName,
         obj.metadata.namespace,
         obj.metadata.name,
-        patch,
+        createTwoWayMergePatch(obj, modified),
+        undefined,
+        StrategicMergePatchType,
       );
       r.out(namePrint(type, obj.metadata.name, 'image updated'));
     } catch (e) {
