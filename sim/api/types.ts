@@ -71,6 +71,13 @@ export interface ContainerPort {
   protocol?: 'TCP' | 'UDP' | 'SCTP';
 }
 
+export interface VolumeMount {
+  name: string;
+  mountPath: string;
+  readOnly?: boolean;
+  subPath?: string;
+}
+
 export interface Container {
   name: string;
   image: string;
@@ -82,6 +89,48 @@ export interface Container {
   restartPolicy?: 'Always';
   terminationMessagePath?: string;
   terminationMessagePolicy?: string;
+  volumeMounts?: VolumeMount[];
+}
+
+export interface KeyToPath {
+  key: string;
+  path: string;
+  mode?: number;
+}
+
+export interface ObjectFieldSelector {
+  apiVersion?: string;
+  fieldPath: string;
+}
+
+export interface DownwardAPIVolumeFile {
+  path: string;
+  fieldRef?: ObjectFieldSelector;
+  mode?: number;
+}
+
+/** VolumeProjection is one source of a projected volume (exactly one field is set). */
+export interface VolumeProjection {
+  serviceAccountToken?: { audience?: string; expirationSeconds?: number; path: string };
+  configMap?: { name?: string; items?: KeyToPath[]; optional?: boolean };
+  secret?: { name?: string; items?: KeyToPath[]; optional?: boolean };
+  downwardAPI?: { items?: DownwardAPIVolumeFile[] };
+}
+
+export interface ProjectedVolumeSource {
+  sources: VolumeProjection[] | null;
+  defaultMode?: number;
+}
+
+/**
+ * Volume is a Pod's volume: a name and one volume source. Simplification: only the projected
+ * source is typed; the others a manifest may hold (emptyDir, configMap, hostPath ...) are carried
+ * as they came and mounted by nothing.
+ */
+export interface Volume {
+  name: string;
+  projected?: ProjectedVolumeSource;
+  [source: string]: unknown;
 }
 
 export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
@@ -166,6 +215,9 @@ export interface PodSpec {
   serviceAccountName?: string;
   /** serviceAccount is DeprecatedServiceAccount: the v1 conversion sets it to serviceAccountName. */
   serviceAccount?: string;
+  automountServiceAccountToken?: boolean;
+  volumes?: Volume[];
+  imagePullSecrets?: LocalObjectReference[];
   hostNetwork?: boolean;
   priority?: number;
   priorityClassName?: string;
@@ -383,6 +435,28 @@ export interface Event extends KubeObject {
   reportingInstance: string;
 }
 
+export interface LocalObjectReference {
+  name?: string;
+}
+
+/** ServiceAccount is a core/v1 ServiceAccount (staging/src/k8s.io/api/core/v1/types.go). */
+export interface ServiceAccount extends KubeObject {
+  apiVersion: 'v1';
+  kind: 'ServiceAccount';
+  secrets?: ObjectReference[];
+  imagePullSecrets?: LocalObjectReference[];
+  automountServiceAccountToken?: boolean;
+}
+
+/** ConfigMap is a core/v1 ConfigMap. */
+export interface ConfigMap extends KubeObject {
+  apiVersion: 'v1';
+  kind: 'ConfigMap';
+  data?: Record<string, string>;
+  binaryData?: Record<string, string>;
+  immutable?: boolean;
+}
+
 // ---- apps/v1 ----
 
 export type IntOrString = number | string;
@@ -544,6 +618,8 @@ export type AnyObject =
   | Lease
   | DaemonSet
   | Namespace
+  | ServiceAccount
+  | ConfigMap
   | PodDisruptionBudget;
 
 /** ResourceName is the lower-case plural resource, as in REST paths and `kubectl get`. */
@@ -558,6 +634,8 @@ export type ResourceName =
   | 'leases'
   | 'daemonsets'
   | 'namespaces'
+  | 'serviceaccounts'
+  | 'configmaps'
   | 'poddisruptionbudgets';
 
 // ---- policy/v1 ----

@@ -1,6 +1,6 @@
 // The admission plugins the simulator runs, in upstream's order for the ones modelled.
-// Simplification: only Priority, DefaultTolerationSeconds and TaintNodesByCondition are modelled;
-// ServiceAccount, LimitRanger, ResourceQuota and webhooks are not.
+// Simplification: only ServiceAccount (serviceaccount-admission.ts), TaintNodesByCondition,
+// Priority and DefaultTolerationSeconds are modelled; LimitRanger, ResourceQuota and webhooks are not.
 
 import type { Node, Pod, Toleration } from '../api/types.ts';
 import type { Settings } from '../engine/settings.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Deployment, Namespace, Pod, Service } from '../api/types.ts';
+import type { Deployment, Namespace, Pod, Service, ServiceAccount } from '../api/types.ts';
 import { Simulation } from '../engine/simulation.ts';
 import { EtcdStore } from '../etcd/store.ts';
 import { KubeAPIServer } from './apiserver.ts';
@@ -229,6 +229,7 @@ describe('KubeAPIServer encoding and defaults (v1.34)', () => {
     const { api } = newServer();
     const p = api.create('test', 'pods', newPod('sa'));
     expect(p.spec).toMatchObject({ serviceAccount: 'default', serviceAccountName: 'default' });
+    api.create('test', 'serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder', namespace: 'default' } as ServiceAccount['metadata'] });
     const old = api.create('test', 'pods', newPod('old', { serviceAccount: 'builder' }));
     expect(old.spec).toMatchObject({ serviceAccount: 'builder', serviceAccountName: 'builder' });
     const d = api.create('test', 'deployments', {

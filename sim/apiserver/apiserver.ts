@@ -5,14 +5,13 @@
 // only this component talks to etcd.
 // Simplification: Pods carry no metadata.generation and the kubelet reports no observedGeneration
 // (PodObservedGenerationTracking, beta and on by default in v1.34: pkg/registry/core/pod/strategy.go
-// updatePodGeneration), and no projected service-account token volume is added to Pods
-// (plugin/pkg/admission/serviceaccount), so describe pod shows no kube-api-access volume.
+// updatePodGeneration).
 
 import { changedFields, deepClone, deepFreeze, hasUndefined } from '../api/clone.ts';
 import type { Selector } from '../api/labels.ts';
 import { labelSelectorAsSelector } from '../api/labels.ts';
 import { isPodReady } from '../api/podutil.ts';
-import type { AnyObject, Binding, Deployment, Event, Eviction, Pod, PodDisruptionBudget, ReplicaSet, ResourceName, Scale, Service } from '../api/types.ts';
+import type { AnyObject, Binding, Deployment, Event, Eviction, Namespace, Pod, PodDisruptionBudget, ReplicaSet, ResourceName, Scale, Service, ServiceAccount } from '../api/types.ts';
 import { updateDisruptionAllowedCondition } from '../registry/policy/poddisruptionbudgets/helpers.ts';
 import { formatTime } from '../engine/clock.ts';
 import { randString } from '../engine/rng.ts';
@@ -41,6 +40,8 @@ import { validateName } from './validation.ts';
 import { decode, decodeStrict } from './decode.ts';
 import { FieldSelector, listFieldSelector, selectableField } from './fields.ts';
 import { defaultServiceNodePortRange, PortAllocator } from './portallocator.ts';
+import { clusterIPAllocationError, parseIPv4, ServiceIPAllocator } from './ipallocator.ts';
+import { serviceAccountAdmission, type ServiceAccountLookup } from './serviceaccount-admission.ts';
 import { applyJSONPatch, JSONPatchError, JSONPatchType, strategicMergePatch, StrategicMergePatchType, type PatchType } from './patch.ts';
 
 export const APISERVER = 'kube-apiserver';
@@ -121,7 +122,8 @@ export function nodeOf(user: string): string | undefined {
   return i < 0 ? undefined : user.slice(i + 1);
 }
 
-const serviceCIDRBase = [10, 96, 0, 0];
+/** serviceClusterIPRange is kube-apiserver's --service-cluster-ip-range (kubeadm's default). */
+export const serviceClusterIPRange = '10.96.0.0/12';
 
 /** KubeAPIServer is the hub every component talks to. */
 export class KubeAPIServer {
@@ -139,7 +141,12 @@ export class KubeAPIServer {
   private readonly watchers = new Map<ResourceName, WatchStream[]>();
   private readonly podWatchersByNode = new Map<string, WatchStream[]>();
   private watchId = 0;
-  private readonly allocatedIPs = new Set<string>();
+  /** clusterIPs is the Service ClusterIP allocator (the default ServiceCIDR). */
+  private readonly clusterIPs = new ServiceIPAllocator(serviceClusterIPRange);
+  /** tokenVolumeRng draws the ServiceAccount plugin's volume names, on a stream of its own. */
+  private readonly tokenVolumeRng;
+  /** serviceAccounts is what the ServiceAccount admission plugin looks ServiceAccounts up in. */
+  private readonly serviceAccounts: ServiceAccountLookup;
   /** nodePorts is the Service node-port allocator, drawing from its own stream of the rng. */
   private readonly nodePorts: PortAllocator;
   private readonly rng;
@@ -151,6 +158,11 @@ export class KubeAPIServer {
     this.etcd = etcd;
     this.rng = sim.rng.fork('kube-apiserver');
     this.nodePorts = new PortAllocator(defaultServiceNodePortRange, sim.rng.fork('kube-apiserver/service-node-port-allocator'));
+    this.tokenVolumeRng = sim.rng.fork('kube-apiserver/serviceaccount-admission');
+    this.serviceAccounts = {
+      get: (ns, name) => this.etcd.get<ServiceAccount>(keyFor(resources.serviceaccounts, ns, name))?.value,
+      defaultPending: (ns) => this.etcd.get<Namespace>(keyFor(resources.namespaces, undefined, ns))?.value.status?.phase === 'Active',
+    };
     etcd.watch('/registry/', (ev) => this.onStoreEvent(ev));
   }
 
@@ -295,7 +307,7 @@ export class KubeAPIServer {
   restoreAllocations(): void {
     for (const kv of this.etcd.range<Service>(resources.services.etcdPrefix)) {
       const ip = kv.value.spec.clusterIP;
-      if (ip && ip !== 'None') this.allocatedIPs.add(ip);
+      if (ip && ip !== 'None') this.clusterIPs.restore(ip);
       for (const p of kv.value.spec.ports ?? []) if (p.nodePort) this.nodePorts.allocate(p.nodePort);
     }
   }
@@ -397,20 +409,25 @@ export class KubeAPIServer {
 
   // releaseServiceAllocations frees what a Service holds: its cluster IP and node ports.
   private releaseServiceAllocations(svc: Service): void {
-    this.allocatedIPs.delete(svc.spec.clusterIP ?? '');
+    this.clusterIPs.release(svc.spec.clusterIP ?? '');
     for (const p of svc.spec.ports ?? []) if (p.nodePort) this.nodePorts.release(p.nodePort);
   }
 
+  /**
+   * allocateClusterIP mirrors initIPFamilyFields' pre-validation of the cluster IPs and
+   * allocClusterIPs (pkg/registry/core/service/storage/alloc.go): a requested IP is reserved or
+   * refused with the allocator's error, a missing one is drawn.
+   */
   private allocateClusterIP(svc: Service): void {
     if (svc.spec.clusterIP === 'None') return;
     let ip = svc.spec.clusterIP;
-    if (!ip) {
-      // Simplification: the allocator picks uniformly from 10.96.0.0/16 (upstream: the whole
-      // service CIDR, with a reserved low band for static IPs).
-      do ip = `${serviceCIDRBase[0]}.${serviceCIDRBase[1]}.${this.rng.intn(256)}.${1 + this.rng.intn(254)}`;
-      while (this.allocatedIPs.has(ip) || ip.endsWith('.0.1') || ip.endsWith('.0.10'));
+    if (!ip) ip = this.clusterIPs.allocateNext(this.rng);
+    else {
+      const invalid = validateClusterIP(ip);
+      if (invalid) throw newInvalid('Service', svc.metadata.name, [invalid]);
+      const err = this.clusterIPs.allocate(ip);
+      if (err !== undefined) throw newInvalid('Service', svc.metadata.name, [clusterIPAllocationError(svc, ip, err)]);
     }
-    this.allocatedIPs.add(ip);
     svc.spec.clusterIP = ip;
     svc.spec.clusterIPs = [ip];
     svc.spec.ipFamilies ??= ['IPv4'];
@@ -432,6 +449,8 @@ export class KubeAPIServer {
     strategy?.defaults?.(obj);
     if (!isCreate) return;
     if (obj.kind === 'Pod') {
+      // The mutating plugins in AllOrderedPlugins' order (pkg/kubeapiserver/options/plugins.go).
+      serviceAccountAdmission(obj, requestName, this.serviceAccounts, this.tokenVolumeRng);
       priorityAdmission(obj, requestName);
       defaultTolerationSeconds(obj, this.sim.settings);
     }
@@ -443,7 +462,7 @@ export class KubeAPIServer {
       try {
         this.initNodePorts(obj);
       } catch (e) {
-        this.allocatedIPs.delete(obj.spec.clusterIP ?? '');
+        this.clusterIPs.release(obj.spec.clusterIP ?? '');
         throw e;
       }
     }
@@ -602,6 +621,10 @@ export class KubeAPIServer {
       next.metadata = m as unknown as T['metadata'];
       this.defaultAndAdmit(r, next as unknown as AnyObject, false);
       if (r.tracksGeneration && c.spec !== next.spec && JSON.stringify(c.spec) !== JSON.stringify(next.spec)) m.generation = (cur.metadata.generation ?? 0) + 1;
+      if (r.resource === 'services') {
+        const changed = clusterIPChange(cur as unknown as Service, next as unknown as Service);
+        if (changed) throw newInvalid('Service', cur.metadata.name, [changed]);
+      }
       r.rules.strategy?.prepareForUpdate?.(next as unknown as AnyObject, cur);
       const errs: FieldError[] = r.rules.strategy?.validate?.(next as unknown as AnyObject) ?? [];
       if (errs.length) throw newInvalid(qualifiedKind(r), cur.metadata.name, errs);
@@ -1088,6 +1111,25 @@ export class KubeAPIServer {
     const m = obj.metadata;
     return this.sim.record({ kind: 'watch', from: APISERVER, to, type, resource, namespace: m.namespace, name: m.name, revision });
   }
+}
+
+// validateClusterIP mirrors the clusterIPs[0] check of ValidateServiceClusterIPsRelatedFields
+// (pkg/apis/core/validation/validation.go), which allocation runs first: a valid IP or None.
+function validateClusterIP(ip: string): FieldError | undefined {
+  if (parseIPv4(ip) !== undefined) return undefined;
+  return { field: 'spec.clusterIPs[0]', type: 'Invalid value', value: ip, detail: 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)' };
+}
+
+// clusterIPChange mirrors validateUpgradeDowngradeClusterIPs (pkg/apis/core/validation): the primary
+// cluster IP of a Service may not change once set (a clusterIP the client sends is normalised into
+// clusterIPs[0] first, as the storage's normalizeClusterIPs does). A client that leaves it out keeps it.
+// Simplification: changes to and from type ExternalName, which may drop or set it, are not modelled.
+function clusterIPChange(cur: Service, next: Service): FieldError | undefined {
+  const old = cur.spec.clusterIP;
+  const ip = next.spec.clusterIP || next.spec.clusterIPs?.[0];
+  if (!old || !ip || ip === old) return undefined;
+  const ips = next.spec.clusterIP && next.spec.clusterIPs?.[0] !== next.spec.clusterIP ? [next.spec.clusterIP, ...(next.spec.clusterIPs ?? []).slice(1)] : next.spec.clusterIPs!;
+  return { field: 'spec.clusterIPs[0]', type: 'Invalid value', raw: `[]string{${ips.map((x) => JSON.stringify(x)).join(', ')}}`, detail: 'may not change once set' };
 }
 
 // needsNodePort mirrors needsNodePort (pkg/registry/core/service/storage/storage.go): NodePort and

@@ -12,10 +12,10 @@
 // canonical text (resource.Quantity round-trips through ParseQuantity and MarshalJSON).
 //
 // Simplification: the field tables below cover the types a learner writes (object metadata, Pod,
-// Deployment, ReplicaSet, DaemonSet, Service, Namespace, Node, Lease, EndpointSlice, Event and the
-// structs they are made of). Structs the simulator does not model (probes, volumes, security
-// contexts, affinity terms, status ...) are accepted as any JSON object, so an unknown field
-// inside them is not reported.
+// Deployment, ReplicaSet, DaemonSet, Service, Namespace, Node, Lease, EndpointSlice, Event,
+// ServiceAccount, ConfigMap and the structs they are made of). Structs the simulator does not model
+// (probes, volume sources, security contexts, affinity terms, status ...) are accepted as any JSON
+// object, so an unknown field inside them is not reported.
 
 import { canonicalQuantity } from '../api/quantity.ts';
 import { newBadRequest } from './errors.ts';
@@ -109,6 +109,16 @@ const resourceRequirements = struct('ResourceRequirements', () => ({
   claims: opaques('ResourceClaim'),
 }));
 
+const volumeMount = struct('VolumeMount', () => ({
+  name: str(),
+  readOnly: bool,
+  recursiveReadOnly: str('v1.RecursiveReadOnlyMode'),
+  mountPath: str(),
+  subPath: str(),
+  mountPropagation: str('v1.MountPropagationMode'),
+  subPathExpr: str(),
+}));
+
 const container = struct('Container', () => ({
   name: str(),
   image: str(),
@@ -122,7 +132,7 @@ const container = struct('Container', () => ({
   resizePolicy: opaques('ContainerResizePolicy'),
   restartPolicy: str('v1.ContainerRestartPolicy'),
   restartPolicyRules: opaques('ContainerRestartRule'),
-  volumeMounts: opaques('VolumeMount'),
+  volumeMounts: list(volumeMount),
   volumeDevices: opaques('VolumeDevice'),
   livenessProbe: opaque('Probe'),
   readinessProbe: opaque('Probe'),
@@ -166,7 +176,7 @@ const podSpec = struct('PodSpec', () => ({
   hostIPC: bool,
   shareProcessNamespace: bool,
   securityContext: opaque('PodSecurityContext'),
-  imagePullSecrets: opaques('LocalObjectReference'),
+  imagePullSecrets: list(localObjectReference),
   hostname: str(),
   subdomain: str(),
   affinity: opaque('Affinity'),
@@ -191,7 +201,12 @@ const podSpec = struct('PodSpec', () => ({
   hostnameOverride: str(),
 }));
 
-const podTemplateSpec = struct('PodTemplateSpec', () => ({ metadata: byValue(objectMeta), spec: byValue(podSpec) }));
+const localObjectReference = struct('LocalObjectReference', () => ({ name: str() }));
+
+const podTemplateSpec = struct('PodTemplateSpec', () => ({
+  metadata: byValue(objectMeta),
+  spec: byValue(podSpec),
+}));
 
 const servicePort = struct('ServicePort', () => ({
   name: str(),
@@ -299,6 +314,17 @@ const KINDS: Record<string, T & { k: 'struct' }> = {
   ReplicaSet: top('ReplicaSet', { spec: byValue(replicaSetSpec), status: opaque('ReplicaSetStatus') }),
   DaemonSet: top('DaemonSet', { spec: byValue(daemonSetSpec), status: opaque('DaemonSetStatus') }),
   Lease: top('Lease', { spec: byValue(leaseSpec) }),
+  ServiceAccount: top('ServiceAccount', {
+    secrets: opaques('ObjectReference'),
+    imagePullSecrets: list(localObjectReference),
+    automountServiceAccountToken: bool,
+  }),
+  ConfigMap: top('ConfigMap', {
+    immutable: bool,
+    data: stringMap,
+    // Simplification: binaryData is []byte per key upstream (base64 in JSON); any string is accepted.
+    binaryData: { k: 'map', go: 'map[string][]uint8', value: str('[]uint8') },
+  }),
   PodDisruptionBudget: top('PodDisruptionBudget', {
     spec: byValue(
       struct('PodDisruptionBudgetSpec', () => ({

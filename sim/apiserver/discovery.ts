@@ -74,6 +74,12 @@ import {
   podDisruptionBudgetPrinter,
 } from '../registry/policy/poddisruptionbudgets/printers.ts';
 import { podDisruptionBudgetStrategy } from '../registry/policy/poddisruptionbudgets/strategy.ts';
+import { configMapPrinter, describeConfigMapObject } from '../registry/core/configmaps/printers.ts';
+import { configMapStrategy } from '../registry/core/configmaps/strategy.ts';
+import {
+  describeServiceAccountObject,
+  serviceAccountPrinter,
+} from '../registry/core/serviceaccounts/printers.ts';
 import type { KindRules } from '../registry/rules.ts';
 
 const ALL_VERBS = [
@@ -138,6 +144,17 @@ export const API_RESOURCES: readonly APIResource[] = [
     rules: { printer: componentStatusPrinter },
   }),
   row({
+    kind: 'ConfigMap',
+    resource: 'configmaps',
+    namespaced: true,
+    shortNames: ['cm'],
+    rules: {
+      strategy: configMapStrategy,
+      printer: configMapPrinter,
+      describe: describeConfigMapObject,
+    },
+  }),
+  row({
     kind: 'Event',
     resource: 'events',
     namespaced: true,
@@ -175,6 +192,13 @@ export const API_RESOURCES: readonly APIResource[] = [
     categories: ['all'],
     subresources: ['binding', 'eviction', 'exec', 'log', 'status'],
     rules: { strategy: podStrategy, printer: podPrinter, describe: describePodObject },
+  }),
+  row({
+    kind: 'ServiceAccount',
+    resource: 'serviceaccounts',
+    namespaced: true,
+    shortNames: ['sa'],
+    rules: { printer: serviceAccountPrinter, describe: describeServiceAccountObject },
   }),
   row({
     kind: 'Service',

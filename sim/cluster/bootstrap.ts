@@ -6,7 +6,7 @@
 // (there is no DaemonSet controller); static Pods are created as their mirror Pods directly (the
 // kubelet, which owns them, runs them only while their manifest is in /etc/kubernetes/manifests).
 
-import type { Container, DaemonSet, Deployment, EndpointSlice, Namespace, ObjectMeta, ObjectMetaInput, Pod, Service } from '../api/types.ts';
+import type { Container, DaemonSet, Deployment, EndpointSlice, Namespace, ObjectMeta, ObjectMetaInput, Pod, Service, ServiceAccount } from '../api/types.ts';
 
 // meta types the metadata a client sends; kube-apiserver fills in uid, resourceVersion and the rest.
 function meta(m: ObjectMetaInput): ObjectMeta {
@@ -24,6 +24,20 @@ export function namespaces(): Namespace[] {
     spec: { finalizers: ['kubernetes'] },
     status: { phase: 'Active' },
   }));
+}
+
+/**
+ * addonServiceAccounts are the ServiceAccounts kubeadm's addons create in kube-system for the Pods
+ * they run (cmd/kubeadm/app/phases/addons/proxy and dns). The `default` ServiceAccount of every
+ * namespace comes from kube-controller-manager's serviceaccount-controller.
+ * Simplification: kube-controller-manager runs without --use-service-account-credentials, so
+ * kube-system lacks the ServiceAccount per controller (deployment-controller, ...) kubeadm's has.
+ * Simplification: kubeadm's ConfigMaps (kube-system's coredns, kube-proxy, kubeadm-config,
+ * kubelet-config, kube-public's cluster-info) are not created; every namespace has only the root
+ * CA publisher's kube-root-ca.crt.
+ */
+export function addonServiceAccounts(): ServiceAccount[] {
+  return ['kube-proxy', 'coredns'].map((name) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta({ name, namespace: 'kube-system' }) }));
 }
 
 function staticPod(component: string, node: string, image: string, cpu: string, command: string[]): Pod {
@@ -99,6 +113,7 @@ export function kubeProxyDaemonSet(): DaemonSet {
           containers: [{ name: 'kube-proxy', image: `registry.k8s.io/kube-proxy:${KUBERNETES_VERSION}`, command: ['/usr/local/bin/kube-proxy'] }],
           hostNetwork: true,
           priorityClassName: 'system-node-critical',
+          serviceAccountName: 'kube-proxy',
           tolerations: [{ operator: 'Exists' }],
           // kubeadm's DaemonSet (cmd/kubeadm/app/phases/addons/proxy/manifests.go); every node
           // carries the kubelet's kubernetes.io/os label, so every node runs its Pod.
@@ -153,6 +168,7 @@ export function coreDNS(): Deployment {
         metadata: { labels: { 'k8s-app': 'kube-dns' } },
         spec: {
           priorityClassName: 'system-cluster-critical',
+          serviceAccountName: 'coredns',
           containers: [
             {
               name: 'coredns',

@@ -27,6 +27,8 @@ import { EndpointSliceController } from '../controllers/endpointslice/endpointsl
 import { GarbageCollector } from '../controllers/garbagecollector/garbage-collector.ts';
 import { NodeLifecycleController } from '../controllers/nodelifecycle/node-lifecycle-controller.ts';
 import { ReplicaSetController } from '../controllers/replicaset/replica-set.ts';
+import { Publisher as RootCACertPublisher } from '../controllers/rootcacertpublisher/publisher.ts';
+import { ServiceAccountsController } from '../controllers/serviceaccount/serviceaccounts-controller.ts';
 import { TaintEvictionController } from '../controllers/tainteviction/taint-eviction-controller.ts';
 import { DisruptionController } from '../controllers/disruption/disruption-controller.ts';
 import { Simulation } from '../engine/simulation.ts';
@@ -280,7 +282,7 @@ export class Cluster {
     // kube-controller-manager's controllers share its informers (one list and watch per resource).
     // Each controller, and the shared informers, has its own client and so its own token bucket
     // (cmd/kube-controller-manager/app: ClientBuilder.ClientOrDie(name) per controller).
-    // Simplification: only these seven of its controllers run; among those left out, the TTL
+    // Simplification: only these nine of its controllers run; among those left out, the TTL
     // controller would annotate every Node with node.alpha.kubernetes.io/ttl ("0" below 100
     // nodes) and the DaemonSet controller would keep kube-proxy's DaemonSet status current.
     const informers = new SharedInformerFactory(client('kube-controller-manager'));
@@ -296,6 +298,8 @@ export class Cluster {
       new TaintEvictionController(this.sim, client(TaintEvictionController.NAME), informers),
       new EndpointSliceController(this.sim, client(EndpointSliceController.NAME), informers),
       new GarbageCollector(this.sim, client(GarbageCollector.NAME), informers),
+      new ServiceAccountsController(this.sim, client(ServiceAccountsController.NAME), informers),
+      new RootCACertPublisher(this.sim, client(RootCACertPublisher.NAME), informers),
       new DisruptionController(this.sim, client(DisruptionController.NAME), informers),
     ];
     for (const c of this.controllers) c.start();
@@ -388,6 +392,7 @@ export class Cluster {
   private bootstrapObjects(): void {
     const api = this.apiserver;
     for (const ns of boot.namespaces()) api.create('bootstrap', 'namespaces', ns);
+    for (const sa of boot.addonServiceAccounts()) api.create('bootstrap', 'serviceaccounts', sa);
     api.create('bootstrap', 'services', boot.kubernetesService());
     api.create('bootstrap', 'endpointslices', boot.kubernetesEndpointSlice(boot.nodeIP(0)));
     api.create('bootstrap', 'services', boot.kubeDNSService());

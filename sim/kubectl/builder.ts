@@ -86,7 +86,6 @@ export interface ManifestInfo {
  */
 const BUILTIN_KINDS = new Set([
   '/Binding',
-  '/ConfigMap',
   '/Endpoints',
   '/LimitRange',
   '/PersistentVolume',
@@ -95,7 +94,6 @@ const BUILTIN_KINDS = new Set([
   '/ReplicationController',
   '/ResourceQuota',
   '/Secret',
-  '/ServiceAccount',
   'apps/ControllerRevision',
   'apps/StatefulSet',
   'autoscaling/HorizontalPodAutoscaler',

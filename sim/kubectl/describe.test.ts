@@ -35,6 +35,7 @@ const rsRef = { kind: 'ReplicaSet', name: 'web-5d78c9b8f7', uid: 'uid-rs-5d78c9b
 describe('kubectl describe pod', () => {
   it('a running Pod with events', () => {
     const pod = newPod('web-5d78c9b8f7-2xkqp', {
+      tokenVolume: 'kube-api-access-x7k2m',
       node: 'node-1',
       ip: '10.244.1.5',
       owner: rsRef,
@@ -92,6 +93,7 @@ describe('kubectl describe pod', () => {
 
   it('a crash-looping Pod shows Last State and Restart Count, and repeated events', () => {
     const pod = newPod('crashy', {
+      tokenVolume: 'kube-api-access-q9w4n',
       node: 'node-1',
       ip: '10.244.1.9',
       statuses: [
@@ -135,6 +137,7 @@ describe('kubectl describe pod', () => {
 
   it('an initializing Pod lists Init Containers before Containers', () => {
     const pod = newPod('withinit', {
+      tokenVolume: 'kube-api-access-m2b8c',
       node: 'node-1',
       ip: '10.244.1.7',
       phase: 'Pending',

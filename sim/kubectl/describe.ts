@@ -27,6 +27,7 @@ import {} from '../registry/core/nodes/printer.ts';
 import {} from './table.ts';
 import { parseQuantityExact, quantityString } from './quantity.ts';
 import { DESCRIBE_TABWRITER, FLUSH, tabwrite } from './tabwriter.ts';
+import { describeContainerVolumes, describeVolumes } from '../registry/core/pods/describe.ts';
 import type { ObjectLister } from '../registry/rules.ts';
 
 /** LastAppliedConfigAnnotation is skipped by printAnnotationsMultiline. */
@@ -301,7 +302,7 @@ export function describeContainers(
     }
     describeResources(w, c.resources, 2);
     w.write(2, 'Environment:\t<none>\n');
-    w.write(2, 'Mounts:\t<none>\n');
+    describeContainerVolumes(w, c);
   }
 }
 
@@ -320,7 +321,7 @@ export function describePodTemplate(w: PrefixWriter, template: PodTemplateSpec |
   if (template.spec.initContainers?.length)
     describeContainers(w, 'Init Containers', template.spec.initContainers, undefined, '  ');
   describeContainers(w, 'Containers', template.spec.containers ?? [], undefined, '  ');
-  w.write(0, '  Volumes:\t<none>\n');
+  describeVolumes(w, template.spec.volumes, '  ');
   if (template.spec.priorityClassName)
     w.write(1, `Priority Class Name:\t${template.spec.priorityClassName}\n`);
   printLabelsMultiline(w, '  Node-Selectors', template.spec.nodeSelector);

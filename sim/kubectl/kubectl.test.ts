@@ -247,9 +247,9 @@ describe('kubectl apply', () => {
       'error: resource mapping not found for name: "w" namespace: "" from "STDIN": no matches for kind "Widget" in version "example.com/v1"\nensure CRDs are installed first\n',
     );
     expect(
-      kubectl('apply -f -', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n').stderr,
+      kubectl('apply -f -', 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: cfg\n').stderr,
     ).toBe(
-      'error: resource mapping not found for name: "cfg" namespace: "" from "STDIN": kind "ConfigMap" in version "v1" is built into Kubernetes but not modelled by this simulator, which models Event, Namespace, Node, Pod, Service, DaemonSet.apps, Deployment.apps, ReplicaSet.apps, Lease.coordination.k8s.io, EndpointSlice.discovery.k8s.io, PodDisruptionBudget.policy\n',
+      'error: resource mapping not found for name: "cfg" namespace: "" from "STDIN": kind "Secret" in version "v1" is built into Kubernetes but not modelled by this simulator, which models ConfigMap, Event, Namespace, Node, Pod, ServiceAccount, Service, DaemonSet.apps, Deployment.apps, ReplicaSet.apps, Lease.coordination.k8s.io, EndpointSlice.discovery.k8s.io, PodDisruptionBudget.policy\n',
     );
     expect(
       kubectl('apply -n prod -f -', WEB.replace('name: web', 'name: web\n  namespace: dev')).stderr,
@@ -622,7 +622,8 @@ describe('kubectl --field-selector', () => {
       'pod/pending\n',
     );
     expect(
-      kubectl('get pods --field-selector=status.phase==Running,metadata.name!=web-1 -o name').stdout,
+      kubectl('get pods --field-selector=status.phase==Running,metadata.name!=web-1 -o name')
+        .stdout,
     ).toBe('pod/web-2\n');
     expect(kubectl('get pods --field-selector status.podIP=10.244.2.2 -o name').stdout).toBe(
       'pod/web-2\n',
@@ -708,7 +709,8 @@ describe('kubectl get --sort-by', () => {
   it('reports a path no object has, and a bad path, as kubectl does', () => {
     expect(kubectl('get pods --sort-by=.metadata.uid2')).toEqual({
       stdout: '',
-      stderr: 'error: couldn\'t find any field with path "{.metadata.uid2}" in the list of objects\n',
+      stderr:
+        'error: couldn\'t find any field with path "{.metadata.uid2}" in the list of objects\n',
       exitCode: 1,
     });
     expect(kubectl("get pods --sort-by='{.metadata.name'").stderr).toBe(

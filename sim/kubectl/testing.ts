@@ -13,6 +13,8 @@ import type {
   Service,
 } from '../api/types.ts';
 import { formatMicroTime, formatTime } from '../engine/clock.ts';
+import { Rng } from '../engine/rng.ts';
+import { mountServiceAccountToken } from '../apiserver/serviceaccount-admission.ts';
 
 /** at renders virtual seconds as a metav1.Time string. */
 export function at(seconds: number): string {
@@ -42,6 +44,20 @@ export interface PodOptions {
   owner?: { kind: string; name: string; uid: string };
   tolerations?: Pod['spec']['tolerations'];
   nominatedNodeName?: string;
+  /**
+   * tokenVolume names the kube-api-access-* volume the ServiceAccount admission plugin adds, with
+   * its mount in every container, as on every Pod of a real cluster (absent: no volume).
+   */
+  tokenVolume?: string;
+}
+
+// mountTokenVolume adds the volume and mounts serviceaccount-admission.ts adds, with a fixed name.
+function mountTokenVolume(pod: Pod, name: string): void {
+  mountServiceAccountToken(pod, new Rng(1));
+  const generated = pod.spec.volumes!.at(-1)!.name;
+  pod.spec.volumes = pod.spec.volumes!.map((v) => (v.name === generated ? { ...v, name } : v));
+  for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers])
+    c.volumeMounts = c.volumeMounts?.map((m) => (m.name === generated ? { ...m, name } : m));
 }
 
 /** newPod builds a Pod; by default a Running nginx Pod with one ready container. */
@@ -158,6 +174,7 @@ export function newPod(name: string, o: PodOptions = {}): Pod {
   }
   if (o.reason) pod.status.reason = o.reason;
   if (o.nominatedNodeName) pod.status.nominatedNodeName = o.nominatedNodeName;
+  if (o.tokenVolume) mountTokenVolume(pod, o.tokenVolume);
   if (o.owner)
     pod.metadata.ownerReferences = [
       { apiVersion: 'apps/v1', ...o.owner, controller: true, blockOwnerDeletion: true },

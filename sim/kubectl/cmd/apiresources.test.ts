@@ -38,7 +38,9 @@ describe('kubectl api-resources', () => {
       'daemonsets.apps\ndeployments.apps\nreplicasets.apps\n',
     );
     // --api-group= is the core group, not "any group".
-    expect(out('api-resources --api-group= --namespaced -o name')).toBe('events\npods\nservices\n');
+    expect(out('api-resources --api-group= --namespaced -o name')).toBe(
+      'configmaps\nevents\npods\nserviceaccounts\nservices\n',
+    );
     // Nothing matches: the header alone, as the empty table prints.
     expect(out('api-resources --api-group=batch')).toBe(
       'NAME   SHORTNAMES   APIVERSION   NAMESPACED   KIND\n',
@@ -50,7 +52,7 @@ describe('kubectl api-resources', () => {
       'daemonsets.apps\ndeployments.apps\npods\nreplicasets.apps\nservices\n',
     );
     expect(out('api-resources --verbs=deletecollection --verbs=watch -o name --api-group=')).toBe(
-      'events\nnodes\npods\nservices\n',
+      'configmaps\nevents\nnodes\npods\nserviceaccounts\nservices\n',
     );
   });
 

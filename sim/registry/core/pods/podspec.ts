@@ -3,12 +3,14 @@
 // fields (pkg/apis/core/v1/conversion.go), and ValidatePodSpec (pkg/apis/core/validation).
 // As in Go, a string field holding "" is unset (||=); a pointer field is unset only when absent
 // (??=). Quantities are held in canonical form (SetDefaults_ResourceList, see api/quantity.ts).
-// Simplification: ValidatePodSpec checks containers, names, images, ports and quantities only.
+// Simplification: ValidatePodSpec checks volumes, mounts, containers, names, images, ports,
+// quantities, policies and tolerations only.
 
 import { defaultResourceList, parseQuantity } from '../../../api/quantity.ts';
 import type { Container, PodSpec, PodTemplateSpec } from '../../../api/types.ts';
 import type { FieldError } from '../../../apiserver/errors.ts';
-import { DNS1123_LABEL, LABEL_MSG } from '../../../apiserver/validation.ts';
+import { DNS1123_LABEL, LABEL_MSG, validateName } from '../../../apiserver/validation.ts';
+import { defaultVolumes, validateVolumeMounts, validateVolumes } from './volumes.ts';
 
 function defaultContainer(c: Container): void {
   if (!c.imagePullPolicy) {
@@ -44,8 +46,10 @@ function defaultContainer(c: Container): void {
  */
 export function convertServiceAccount(s: PodSpec): void {
   if (!s.serviceAccountName && s.serviceAccount) s.serviceAccountName = s.serviceAccount;
-  if (s.serviceAccountName) s.serviceAccount = s.serviceAccountName;
-  else if (s.serviceAccount !== undefined) delete s.serviceAccount;
+  // Only a change is written: the template of a stored object may be shared (and frozen).
+  if (s.serviceAccountName) {
+    if (s.serviceAccount !== s.serviceAccountName) s.serviceAccount = s.serviceAccountName;
+  } else if (s.serviceAccount !== undefined) delete s.serviceAccount;
 }
 
 /** defaultPodSpec mirrors SetDefaults_PodSpec. */
@@ -57,6 +61,7 @@ export function defaultPodSpec(s: PodSpec): void {
   s.securityContext ??= {};
   for (const c of s.containers ?? []) defaultContainer(c);
   for (const c of s.initContainers ?? []) defaultContainer(c);
+  defaultVolumes(s);
   defaultResourceList(s.overhead);
 }
 
@@ -111,39 +116,38 @@ function validateResources(c: Container, path: string, errs: FieldError[]): void
   }
 }
 
-/** validatePodSpec checks containers, names, images and ports. */
+/**
+ * validatePodSpec checks volumes, containers (names, images, ports, resources, mounts), then init
+ * containers (whose names may not repeat a container's), and the policies.
+ */
 export function validatePodSpec(spec: PodSpec | undefined, base: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!spec || !Array.isArray(spec.containers) || spec.containers.length === 0) {
     errs.push({ field: `${base}.containers`, type: 'Required value' });
     return errs;
   }
+  const volumes = validateVolumes(spec, base, errs);
   const names = new Set<string>();
-  spec.containers.forEach((c, i) => {
-    const p = `${base}.containers[${i}]`;
-    if (!c.name) errs.push({ field: `${p}.name`, type: 'Required value' });
-    else if (!DNS1123_LABEL.test(c.name))
-      errs.push({ field: `${p}.name`, type: 'Invalid value', value: c.name, detail: LABEL_MSG });
-    else if (names.has(c.name))
-      errs.push({ field: `${p}.name`, type: 'Duplicate value', value: c.name });
-    names.add(c.name);
-    if (!c.image || !String(c.image).trim())
-      errs.push({ field: `${p}.image`, type: 'Required value' });
-    (c.ports ?? []).forEach((port, j) => {
-      if (!(
-        Number.isInteger(port.containerPort) &&
-        port.containerPort >= 1 &&
-        port.containerPort <= 65535
-      ))
-        errs.push({
-          field: `${p}.ports[${j}].containerPort`,
-          type: 'Invalid value',
-          value: port.containerPort,
-          detail: 'must be between 1 and 65535, inclusive',
-        });
+  validateContainers(spec.containers, `${base}.containers`, names, volumes, errs);
+  if (spec.initContainers?.length)
+    validateContainers(spec.initContainers, `${base}.initContainers`, names, volumes, errs);
+  if (spec.restartPolicy && !RESTART_POLICIES.includes(spec.restartPolicy))
+    errs.push({
+      field: `${base}.restartPolicy`,
+      type: 'Unsupported value',
+      value: spec.restartPolicy,
+      detail: 'supported values: "Always", "OnFailure", "Never"',
     });
-    validateResources(c, p, errs);
-  });
+  if (spec.dnsPolicy && !DNS_POLICIES.includes(spec.dnsPolicy))
+    errs.push({
+      field: `${base}.dnsPolicy`,
+      type: 'Unsupported value',
+      value: spec.dnsPolicy,
+      detail: 'supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"',
+    });
+  if (spec.serviceAccountName)
+    for (const e of validateName(spec.serviceAccountName, false))
+      errs.push({ ...e, field: `${base}.serviceAccountName` });
   if (spec.terminationGracePeriodSeconds !== undefined && spec.terminationGracePeriodSeconds < 0)
     errs.push({
       field: `${base}.terminationGracePeriodSeconds`,
@@ -168,4 +172,50 @@ export function validatePodSpec(spec: PodSpec | undefined, base: string): FieldE
       });
   }
   return errs;
+}
+
+const RESTART_POLICIES: readonly string[] = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES: readonly string[] = [
+  'ClusterFirstWithHostNet',
+  'ClusterFirst',
+  'Default',
+  'None',
+];
+
+// validateContainers mirrors validateContainers and validateInitContainers: names are DNS-1123
+// labels unique across both lists (names carries them over), images are set, ports in range,
+// resources valid and every mount names a volume.
+function validateContainers(
+  list: Container[],
+  path: string,
+  names: Set<string>,
+  volumes: ReadonlySet<string>,
+  errs: FieldError[],
+): void {
+  list.forEach((c, i) => {
+    const p = `${path}[${i}]`;
+    if (!c.name) errs.push({ field: `${p}.name`, type: 'Required value' });
+    else if (!DNS1123_LABEL.test(c.name))
+      errs.push({ field: `${p}.name`, type: 'Invalid value', value: c.name, detail: LABEL_MSG });
+    else if (names.has(c.name))
+      errs.push({ field: `${p}.name`, type: 'Duplicate value', value: c.name });
+    names.add(c.name);
+    if (!c.image || !String(c.image).trim())
+      errs.push({ field: `${p}.image`, type: 'Required value' });
+    (c.ports ?? []).forEach((port, j) => {
+      if (!(
+        Number.isInteger(port.containerPort) &&
+        port.containerPort >= 1 &&
+        port.containerPort <= 65535
+      ))
+        errs.push({
+          field: `${p}.ports[${j}].containerPort`,
+          type: 'Invalid value',
+          value: port.containerPort,
+          detail: 'must be between 1 and 65535, inclusive',
+        });
+    });
+    validateResources(c, p, errs);
+    validateVolumeMounts(c, volumes, p, errs);
+  });
 }

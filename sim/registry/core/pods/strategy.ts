@@ -80,11 +80,9 @@ export function defaultPod(p: Pod): void {
   // admission plugin default these on Pods only.
   p.spec.enableServiceLinks ??= true;
   p.spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  // The ServiceAccount admission plugin then names the default account on a new Pod
+  // (apiserver/serviceaccount-admission.ts).
   convertServiceAccount(p.spec);
-  // The ServiceAccount admission plugin names the default account on Pods (not on templates);
-  // the stored Pod then shows it in both fields.
-  p.spec.serviceAccountName ||= 'default';
-  p.spec.serviceAccount = p.spec.serviceAccountName;
   p.spec.priority ??= 0;
   p.status ??= {};
   p.status.phase ??= 'Pending';
