@@ -89,4 +89,28 @@ describe('Client rate limits', () => {
       ['b', 1_500],
     ]);
   });
+
+  it('moves a key added again while the queue waits for a token behind the keys added since', () => {
+    const { sim, client } = setup(2, 2);
+    const ran: string[] = [];
+    const q = new RateLimitingQueue(sim, { name: 'test', limiter: client.limiter }, (key) => {
+      ran.push(key);
+    });
+    // The bucket is empty: the queue waits. "new" was queued first, then "old" changed, then "new"
+    // changed again: upstream a worker would have taken new's first change already, so the second
+    // comes after old's.
+    client.limiter!.reserve(0);
+    client.limiter!.reserve(0);
+    q.add('new');
+    q.add('old');
+    q.add('new');
+    sim.runUntil(5_000);
+    expect(ran).toEqual(['old', 'new']);
+    // With tokens to spare, a key added again keeps its place, as client-go's queue does.
+    q.add('x');
+    q.add('y');
+    q.add('x');
+    sim.runUntil(10_000);
+    expect(ran.slice(2)).toEqual(['x', 'y']);
+  });
 });

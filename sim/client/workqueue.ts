@@ -8,6 +8,14 @@
 // key only when that bucket has a token again. Upstream the worker blocks inside the sync, in
 // the client's rate limiter, before each request; here a sync's requests go out together and the
 // next sync waits for the tokens they borrowed, so the controller keeps its client's rate.
+// While it waits, a key added again that is still queued moves to the back: upstream a free
+// worker would already have taken its earlier change (a sync that sends nothing waits for no
+// token), so the new change comes after the keys added since. Without this, a ReplicaSet created
+// (and queued) before an old one was scaled down would be synced first once scaled up, and a
+// rolling update would create its new Pods before deleting the old ones. Where several
+// Deployments roll at once and the controller stays in debt, a new ReplicaSet's Pods can still be
+// created a few tokens before an old one's are deleted (the property test checks maxSurge on the
+// ReplicaSets' spec.replicas, which the Deployment controller bounds).
 
 import type { Simulation, TimerHandle } from '../engine/simulation.ts';
 import type { TokenBucketRateLimiter } from './throttle.ts';
@@ -36,6 +44,9 @@ export class RateLimitingQueue {
   private readonly failures = new Map<string, number>();
   private readonly waiting = new Map<string, { at: number; timer: TimerHandle }>();
   private readonly causes = new Map<string, number>();
+  /** stale counts, per key, the earlier queue entries a move to the back left behind. */
+  private readonly stale = new Map<string, number>();
+  private staleTotal = 0;
   private scheduled = false;
   shuttingDown = false;
 
@@ -49,12 +60,25 @@ export class RateLimitingQueue {
   }
 
   get len(): number {
-    return this.queue.length - this.head;
+    return this.queue.length - this.head - this.staleTotal;
   }
 
   /** add marks key dirty and queues it unless already queued or being processed. */
   add(key: string): void {
-    if (this.shuttingDown || this.dirty.has(key)) return;
+    if (this.shuttingDown) return;
+    if (this.dirty.has(key)) {
+      if (
+        this.limiter &&
+        !this.processing.has(key) &&
+        this.limiter.readyAt(this.sim.now()) > this.sim.now()
+      ) {
+        this.stale.set(key, (this.stale.get(key) ?? 0) + 1);
+        this.staleTotal++;
+        this.queue.push(key);
+        if (this.sim.cause) this.causes.set(key, this.sim.cause);
+      }
+      return;
+    }
     this.dirty.add(key);
     if (this.sim.cause) this.causes.set(key, this.sim.cause);
     if (this.processing.has(key)) return;
@@ -118,7 +142,13 @@ export class RateLimitingQueue {
         return;
       }
     }
-    const key = this.queue[this.head++];
+    let key = this.queue[this.head++];
+    for (let n = this.stale.get(key); n; n = this.stale.get(key)) {
+      if (n === 1) this.stale.delete(key);
+      else this.stale.set(key, n - 1);
+      this.staleTotal--;
+      key = this.queue[this.head++];
+    }
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue.splice(0, this.head);
       this.head = 0;
