@@ -9,5 +9,9 @@ export default defineConfig({
     // Property tests run hundreds of simulations; on a loaded 2-core machine one can take far
     // longer than vitest's 5 s default. The timeout only stops a hung test: no test asserts on time.
     testTimeout: 120_000,
+    // One module graph for all files in a worker: each file no longer imports the simulator
+    // afresh, which was most of the suite's CPU time (BENCHMARKS.md, `npm test`). No test mocks
+    // modules, stubs globals or fakes timers, so files cannot leak into one another that way.
+    isolate: false,
   },
 });
