@@ -1,15 +1,14 @@
 // The build-time figures work with JavaScript off: each demo page shows every figure as an
 // accessible SVG with its text alternative and Mermaid source; with it on, they add one small
 // script (Figure.astro's bootstrap for "View full size"), whose dialog code loads on first use.
-// The axe fixture audits both pages in light and dark; axe needs JavaScript, so a first test opens
-// the pages with it on (and each page is audited once per worker), then the rest run with it off.
+// The axe fixture audits both pages in light and dark; axe needs JavaScript, so the first test
+// opens the pages with it on (the fixture leaves pages opened with it off to such a test), and the
+// tests run in parallel like every other file's.
 import AxeBuilder from '@axe-core/playwright';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, inflateSync } from 'node:zlib';
 import { AXE_TAGS, expect, expectAccessible, test } from './fixtures.ts';
-
-test.describe.configure({ mode: 'serial' });
 
 const PAGES = [
   { lang: 'en', path: '/demo/figures/', steps: 'Steps as text', mermaid: 'Mermaid source' },

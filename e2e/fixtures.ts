@@ -27,6 +27,14 @@ const ACCEPTED: { rule: string; target: string; reason: string }[] = [
 const COLOR_SCHEMES = ['light', 'dark'] as const;
 
 /**
+ * COLOR_RULES are the rules in AXE_TAGS whose result depends on colours: the only ones whose
+ * result can differ between two colour schemes, since a scheme changes only colours (the same
+ * DOM, the same layout: Starlight switches custom properties under `data-theme`). A page's first
+ * scheme runs every rule, its second scheme these (BENCHMARKS.md, `npm test`).
+ */
+export const COLOR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/**
  * claimAudit reports whether this worker is the first in the run to audit key (a page in a colour
  * scheme), so each is audited once per run whichever worker opens it. The workers share the claims
  * through one directory per key (mkdir either creates it or fails: atomic), under the project's
@@ -50,10 +58,14 @@ export const test = base.extend<{ axeAudit: void }>({
   // axeAudit runs for every test: it records each document the test's page navigates to, and when
   // the test is done audits each one with axe-core in a fresh tab, in both colour schemes, unless a
   // test (in any worker) has audited it already this run (claimAudit). A violation fails the test
-  // that audited the page. It has its own timeout, apart from the test's, because axe's
-  // colour-contrast check is slow on a busy 2-core machine.
+  // that audited the page. Each page is loaded once: the second scheme is emulated on the loaded
+  // page, which Starlight follows as it follows a reader's system switching (ThemeSelect.astro),
+  // and audited with the colour rules (COLOR_RULES). A page opened with JavaScript off is left to
+  // a test that opens it with JavaScript on: axe and the page's own scripts need it. The audit
+  // has its own timeout, apart from the test's, because axe's colour-contrast check is slow on a
+  // busy 2-core machine.
   axeAudit: [
-    async ({ page }, use, testInfo) => {
+    async ({ page, javaScriptEnabled }, use, testInfo) => {
       const visited = new Set<string>();
       page.on('framenavigated', (frame) => {
         if (frame !== page.mainFrame()) return;
@@ -63,14 +75,26 @@ export const test = base.extend<{ axeAudit: void }>({
         visited.add(url.href);
       });
       await use();
+      if (javaScriptEnabled === false) return;
       const auditPage = await page.context().newPage();
       try {
         for (const url of visited) {
-          for (const colorScheme of COLOR_SCHEMES) {
-            if (!claimAudit(testInfo, `${url} ${colorScheme}`)) continue;
+          const schemes = COLOR_SCHEMES.filter((s) => claimAudit(testInfo, `${url} ${s}`));
+          for (const [i, colorScheme] of schemes.entries()) {
             await auditPage.emulateMedia({ colorScheme });
-            await auditPage.goto(url);
-            await expectAccessible(auditPage, testInfo, `${url} (${colorScheme})`);
+            if (i === 0) await auditPage.goto(url);
+            // The theme the page shows: a theme the reader chose (stored) wins over the system's.
+            await expect(auditPage.locator('html')).toHaveAttribute(
+              'data-theme',
+              (await auditPage.evaluate(() => localStorage.getItem('starlight-theme'))) ||
+                colorScheme,
+            );
+            await expectAccessible(
+              auditPage,
+              testInfo,
+              `${url} (${colorScheme})`,
+              i === 0 ? undefined : COLOR_RULES,
+            );
           }
         }
       } finally {
@@ -85,14 +109,18 @@ export const test = base.extend<{ axeAudit: void }>({
 
 /**
  * expectAccessible runs axe-core on the page as it is now and fails with one line per violation.
- * Tests may also call it directly to audit a state, such as an open dialog.
+ * Tests may also call it directly to audit a state, such as an open dialog. rules, when given,
+ * limits the audit to those rules (of AXE_TAGS).
  */
 export async function expectAccessible(
   page: Page,
   testInfo: TestInfo,
   label: string,
+  rules?: string[],
 ): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  // withRules replaces withTags (axe's runOnly is either tags or rules).
+  const axe = new AxeBuilder({ page });
+  const results = await (rules ? axe.withRules(rules) : axe.withTags(AXE_TAGS)).analyze();
   const violations = results.violations
     .map((v) => ({ ...v, nodes: v.nodes.filter((node) => !isAccepted(v.id, node.target)) }))
     .filter((v) => v.nodes.length > 0);
