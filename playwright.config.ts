@@ -25,9 +25,12 @@ export default defineConfig({
   // authoring spec, which edits files under one dev server, runs its tests in order itself).
   fullyParallel: true,
   retries: 0,
-  // Two workers, one per core of a CI machine (the default would be half the cores: one). Each
-  // page is still audited once per run (e2e/fixtures.ts). E2E_WORKERS overrides.
-  workers: Number(process.env.E2E_WORKERS) || 2,
+  // Three workers on a 2-core CI machine (the default would be half the cores: one): a test
+  // spends much of its time waiting on its page (a load, a worker's simulator run, a polled
+  // expectation), and with two workers an idle machine's cores were busy less than half of
+  // `npm test` (BENCHMARKS.md). Each page is still audited once per run (e2e/fixtures.ts).
+  // E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS) || 3,
   reporter: 'list',
   use: {
     baseURL: `http://localhost:${PORT}`,

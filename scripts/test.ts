@@ -8,11 +8,13 @@
 // number of variants) is a step of the other lane. The first failing step stops everything: no
 // step starts after it, and the steps still running are stopped. The build lane's output is shown
 // live, line by line; a check's output is printed whole when it ends, so the two lanes never mix
-// within a line. Every step prints its wall time.
+// within a line. Every step prints its wall time. The browser tests are the longest path, so the
+// checks run at a lower CPU priority (CHECKS_NICE): they take the cycles the browser tests leave
+// idle while they wait on pages, instead of taking cycles from them.
 // Run as `npm test`; Node runs this file directly (type stripping), so keep to erasable syntax.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { AUDIT_VARIANTS } from '../src/integrations/quiz-audit.ts';
 
@@ -71,6 +73,12 @@ const build: Step[] = [
   },
 ];
 
+/**
+ * CHECKS_NICE is the checks lane's CPU priority as nice(1) counts it (0 is the usual, 19 the
+ * lowest): below the build lane's, which holds the longest path.
+ */
+const CHECKS_NICE = 10;
+
 const checks: Step[] = [
   {
     name: 'tsc -p sim/tsconfig.json',
@@ -113,7 +121,7 @@ let failed = 0;
  * run starts a tool from node_modules/.bin in its own process group and returns its exit code and
  * its output; a live step's output is also written out as it comes, whole lines only.
  */
-function run(step: Step): Promise<{ code: number; output: string }> {
+function run(step: Step, nice: number): Promise<{ code: number; output: string }> {
   // node_modules/.bin first on PATH, so every tool runs on the pinned Node (the `node` package).
   const env = { ...process.env, ...step.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
   return new Promise((done) => {
@@ -125,6 +133,14 @@ function run(step: Step): Promise<{ code: number; output: string }> {
       detached: true,
     });
     running.add(child);
+    // At once, before the tool starts workers of its own, so that they inherit the priority.
+    if (nice !== 0 && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, nice);
+      } catch {
+        // Not permitted here: the step runs at the usual priority.
+      }
+    }
     // Each stream keeps its unfinished last line until the rest of it arrives.
     const partial = { stdout: '', stderr: '' };
     const take = (stream: 'stdout' | 'stderr', text: string): void => {
@@ -164,8 +180,8 @@ function stopAll(): void {
   }
 }
 
-/** runLane runs steps in order until one fails or another lane has failed. */
-async function runLane(steps: Step[]): Promise<void> {
+/** runLane runs steps in order, at CPU priority nice, until one fails or another lane has failed. */
+async function runLane(steps: Step[], nice = 0): Promise<void> {
   for (const step of steps) {
     if (stopped) return;
     const reason = step.skip?.();
@@ -175,7 +191,7 @@ async function runLane(steps: Step[]): Promise<void> {
     }
     console.log(`\n▷ ${step.name} started${step.live ? ', its output follows' : ''}`);
     const start = performance.now();
-    const { code, output } = await run(step);
+    const { code, output } = await run(step, nice);
     const seconds = ((performance.now() - start) / 1000).toFixed(1);
     if (stopped && code !== 0) {
       console.log(`\n▶ ${step.name}: stopped after ${seconds} s`);
@@ -210,7 +226,7 @@ for (const [signal, code] of [
 }
 
 const start = performance.now();
-await Promise.all([runLane(build), runLane(checks)]);
+await Promise.all([runLane(build), runLane(checks, CHECKS_NICE)]);
 rmSync(work, { recursive: true, force: true });
 console.log(`\nnpm test took ${((performance.now() - start) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed`);
