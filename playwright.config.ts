@@ -15,8 +15,9 @@ process.env.KAL_E2E_RUN ??= `${process.pid}-${Date.now()}`;
 // Pagefind's search index exists only there.
 export default defineConfig({
   testDir: 'e2e',
-  // Generous: each test also audits the pages it opened with axe-core, on 2-core CI machines.
-  timeout: 60_000,
+  // Generous: a few tests audit a state with axe-core themselves, with three workers on 2-core CI
+  // machines. The timeout only stops a hung test: no test asserts on time.
+  timeout: 90_000,
   // Waits, not assertions on time: with two workers on a loaded 2-core machine a page can take
   // longer than the default 5 s to answer (a search, a seek, a grading).
   expect: { timeout: 15_000 },
