@@ -12,7 +12,7 @@ import { KubeAPIServer } from '../../apiserver/apiserver.ts';
 import { Client } from '../../client/client.ts';
 import { Simulation } from '../../engine/simulation.ts';
 import { EtcdStore } from '../../etcd/store.ts';
-import { GarbageCollector } from './garbage-collector.ts';
+import { GarbageCollector, gcResources } from './garbage-collector.ts';
 
 function setup() {
   const sim = new Simulation({ seed: 1 });
@@ -72,6 +72,25 @@ function createPod(
 const pods = (api: KubeAPIServer) => api.peekAll<Pod>('pods');
 
 describe('GarbageCollector', () => {
+  it('monitors every resource discovery lists with delete, list and watch, but Events', () => {
+    // GetDeletableResources over the discovery table, less DefaultIgnoredResources; events.k8s.io
+    // Events are the core Events' storage, and componentstatuses cannot be deleted.
+    expect(gcResources).toEqual([
+      'configmaps',
+      'namespaces',
+      'nodes',
+      'pods',
+      'serviceaccounts',
+      'services',
+      'daemonsets',
+      'deployments',
+      'replicasets',
+      'leases',
+      'endpointslices',
+      'poddisruptionbudgets',
+    ]);
+  });
+
   it('deletes the pods of a deleted ReplicaSet (background, uid precondition, graceful)', () => {
     const { sim, api } = setup();
     startGC(sim, api);
