@@ -11,6 +11,7 @@ import type {
 import { KubeAPIServer } from '../../apiserver/apiserver.ts';
 import { Client } from '../../client/client.ts';
 import { Simulation } from '../../engine/simulation.ts';
+import type { RequestEntry } from '../../engine/trace.ts';
 import { EtcdStore } from '../../etcd/store.ts';
 import { GarbageCollector, gcResources } from './garbage-collector.ts';
 
@@ -150,6 +151,14 @@ describe('GarbageCollector', () => {
     const [p] = pods(api);
     expect(p.metadata.name).toBe('shared');
     expect(p.metadata.ownerReferences?.map((r) => r.name)).toEqual(['b']);
+    // One strategic merge patch of the Pod, deleting the dangling reference by uid.
+    const patches = sim.trace.filter(
+      (e): e is RequestEntry =>
+        e.kind === 'request' && e.from === 'garbage-collector' && e.verb === 'patch',
+    );
+    expect(patches.map((e) => [e.resource, e.name, e.patchType])).toEqual([
+      ['pods', 'shared', 'application/strategic-merge-patch+json'],
+    ]);
   });
 
   it('deletes the EndpointSlices of a deleted Service', () => {

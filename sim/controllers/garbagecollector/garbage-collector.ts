@@ -11,6 +11,7 @@
 
 import type { AnyObject, OwnerReference, ResourceName } from '../../api/types.ts';
 import { isNotFound } from '../../apiserver/errors.ts';
+import { StrategicMergePatchType } from '../../apiserver/patch.ts';
 import { API_RESOURCES, qualifiedResource } from '../../apiserver/discovery.ts';
 import { apiVersionOf, resourceForKind, resources } from '../../apiserver/registry.ts';
 import type { Client } from '../../client/client.ts';
@@ -209,12 +210,22 @@ export class GarbageCollector {
     for (const r of refs) (this.isDangling(r, item) ? dangling : solid).push(r);
     if (solid.length > 0) {
       if (dangling.length === 0) return;
-      // Simplification: a JSON merge patch of the remaining list stands in for the strategic
-      // merge patch that deletes the dangling references by uid.
-      const gone = new Set(dangling.map((r) => r.uid));
-      this.client.patch(item.resource, item.namespace || undefined, item.name, {
-        metadata: { ownerReferences: refs.filter((r) => !gone.has(r.uid)) },
-      });
+      // gc.patch with GenerateDeleteOwnerRefStrategicMergeBytes (patch.go): a strategic merge
+      // patch that deletes each dangling reference by its merge key (uid) and carries the
+      // dependent's uid (upstream falls back to a JSON merge patch only for custom resources).
+      this.client.patch(
+        item.resource,
+        item.namespace || undefined,
+        item.name,
+        {
+          metadata: {
+            ownerReferences: dangling.map((r) => ({ $patch: 'delete', uid: r.uid })),
+            uid: item.uid,
+          },
+        },
+        undefined,
+        StrategicMergePatchType,
+      );
       return;
     }
     this.client.delete(item.resource, item.namespace || undefined, item.name, {
