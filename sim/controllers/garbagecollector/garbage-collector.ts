@@ -11,8 +11,11 @@ import { isNotFound, StatusError } from '../../apiserver/errors.ts';
 import { apiVersionOf, resourceForKind, resources } from '../../apiserver/registry.ts';
 import type { Client } from '../../client/client.ts';
 import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
-import { RateLimitingQueue } from '../../client/workqueue.ts';
+import { RateLimitingQueue, type Sync } from '../../client/workqueue.ts';
 import type { Simulation } from '../../engine/simulation.ts';
+
+/** ConcurrentGCSyncs is --concurrent-gc-syncs' default: the attemptToDelete workers. */
+export const ConcurrentGCSyncs = 20;
 
 /**
  * gcResources are the resources the collector watches, owners before dependents (the order only
@@ -89,7 +92,7 @@ export class GarbageCollector {
     this.client = client;
     this.attemptToDelete = new RateLimitingQueue(
       sim,
-      { name: 'garbage_collector_attempt_to_delete', limiter: client.limiter },
+      { name: 'garbage_collector_attempt_to_delete', workers: ConcurrentGCSyncs },
       (key) => this.processAttemptToDeleteWorker(key),
     );
     for (const resource of gcResources) {
@@ -169,9 +172,9 @@ export class GarbageCollector {
 
   // ---- attemptToDelete worker ----
 
-  private processAttemptToDeleteWorker(key: string): void {
+  private *processAttemptToDeleteWorker(key: string): Sync {
     try {
-      this.attemptToDeleteItem(parseIdentityKey(key));
+      yield* this.attemptToDeleteItem(parseIdentityKey(key));
       this.attemptToDelete.forget(key);
     } catch (e) {
       if (!(e instanceof StatusError)) throw e;
@@ -185,7 +188,7 @@ export class GarbageCollector {
    * of each owner not known to be absent); with no solid owner delete it (background, uid
    * precondition), otherwise patch the dangling references away. Level-triggered.
    */
-  attemptToDeleteItem(item: ObjectIdentity): void {
+  *attemptToDeleteItem(item: ObjectIdentity): Sync {
     const cached = this.informers.get(item.resource)?.get(item.namespace || undefined, item.name);
     if (cached && cached.metadata.uid === item.uid) {
       // "Being deleted" is a one-way trip to the final deletion.
@@ -195,6 +198,7 @@ export class GarbageCollector {
     }
     let latest: AnyObject;
     try {
+      yield* this.client.throttle();
       latest = this.client.get<AnyObject>(item.resource, item.namespace || undefined, item.name);
     } catch (e) {
       if (isNotFound(e)) return;
@@ -206,17 +210,19 @@ export class GarbageCollector {
     if (refs.length === 0) return;
     const solid: OwnerReference[] = [];
     const dangling: OwnerReference[] = [];
-    for (const r of refs) (this.isDangling(r, item) ? dangling : solid).push(r);
+    for (const r of refs) ((yield* this.isDangling(r, item)) ? dangling : solid).push(r);
     if (solid.length > 0) {
       if (dangling.length === 0) return;
       // Simplification: a JSON merge patch of the remaining list stands in for the strategic
       // merge patch that deletes the dangling references by uid.
       const gone = new Set(dangling.map((r) => r.uid));
+      yield* this.client.throttle();
       this.client.patch(item.resource, item.namespace || undefined, item.name, {
         metadata: { ownerReferences: refs.filter((r) => !gone.has(r.uid)) },
       });
       return;
     }
+    yield* this.client.throttle();
     this.client.delete(item.resource, item.namespace || undefined, item.name, {
       preconditions: { uid: item.uid },
     });
@@ -228,7 +234,7 @@ export class GarbageCollector {
    * Simplification: a reference to a kind the simulator does not serve counts as solid (upstream
    * requeues the item until discovery knows the kind).
    */
-  private isDangling(ref: OwnerReference, item: ObjectIdentity): boolean {
+  private *isDangling(ref: OwnerReference, item: ObjectIdentity): Generator<number, boolean, void> {
     const info = resourceForKind(ref.kind);
     if (!info || apiVersionOf(info) !== ref.apiVersion) return false;
     const itemNamespaced = resources[item.resource].namespaced;
@@ -243,6 +249,7 @@ export class GarbageCollector {
     if (!itemNamespaced && info.namespaced) return true;
     let owner: AnyObject;
     try {
+      yield* this.client.throttle();
       owner = this.client.get<AnyObject>(
         info.resource,
         info.namespaced ? item.namespace : undefined,
