@@ -10,15 +10,17 @@
 // the informers' caches indexed by owner uid instead of a separate node graph with virtual nodes.
 
 import type { AnyObject, OwnerReference, ResourceName } from '../../api/types.ts';
-import { isNotFound } from '../../apiserver/errors.ts';
+import { isNotFound, StatusError } from '../../apiserver/errors.ts';
 import { StrategicMergePatchType } from '../../apiserver/patch.ts';
 import { API_RESOURCES, qualifiedResource } from '../../apiserver/discovery.ts';
 import { apiVersionOf, resourceForKind, resources } from '../../apiserver/registry.ts';
 import type { Client } from '../../client/client.ts';
 import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
-import type { RateLimitingQueue } from '../../client/workqueue.ts';
+import { RateLimitingQueue, type Sync } from '../../client/workqueue.ts';
 import type { Simulation } from '../../engine/simulation.ts';
-import { newSyncQueue } from '../controller-utils.ts';
+
+/** ConcurrentGCSyncs is --concurrent-gc-syncs' default: the attemptToDelete workers. */
+export const ConcurrentGCSyncs = 20;
 
 /**
  * ignoredResources mirrors the garbage collector's DefaultIgnoredResources
@@ -97,11 +99,10 @@ export class GarbageCollector {
   constructor(sim: Simulation, client: Client, informers = new SharedInformerFactory(client)) {
     this.sim = sim;
     this.client = client;
-    this.attemptToDelete = newSyncQueue(
+    this.attemptToDelete = new RateLimitingQueue(
       sim,
-      client,
-      { name: 'garbage_collector_attempt_to_delete' },
-      (key) => this.attemptToDeleteItem(parseIdentityKey(key)),
+      { name: 'garbage_collector_attempt_to_delete', workers: ConcurrentGCSyncs },
+      (key) => this.processAttemptToDeleteWorker(key),
     );
     for (const resource of gcResources) {
       const inf = informers
@@ -180,13 +181,23 @@ export class GarbageCollector {
 
   // ---- attemptToDelete worker ----
 
+  private *processAttemptToDeleteWorker(key: string): Sync {
+    try {
+      yield* this.attemptToDeleteItem(parseIdentityKey(key));
+      this.attemptToDelete.forget(key);
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+      this.attemptToDelete.addRateLimited(key);
+    }
+  }
+
   /**
    * attemptToDeleteItem mirrors upstream: skip an object being deleted; GET the live object (it
    * must still have the same uid); classify its owner references as solid or dangling (a live GET
    * of each owner not known to be absent); with no solid owner delete it (background, uid
    * precondition), otherwise patch the dangling references away. Level-triggered.
    */
-  attemptToDeleteItem(item: ObjectIdentity): void {
+  *attemptToDeleteItem(item: ObjectIdentity): Sync {
     const cached = this.informers.get(item.resource)?.get(item.namespace || undefined, item.name);
     if (cached && cached.metadata.uid === item.uid) {
       // "Being deleted" is a one-way trip to the final deletion.
@@ -196,6 +207,7 @@ export class GarbageCollector {
     }
     let latest: AnyObject;
     try {
+      yield* this.client.throttle();
       latest = this.client.get<AnyObject>(item.resource, item.namespace || undefined, item.name);
     } catch (e) {
       if (isNotFound(e)) return;
@@ -207,12 +219,13 @@ export class GarbageCollector {
     if (refs.length === 0) return;
     const solid: OwnerReference[] = [];
     const dangling: OwnerReference[] = [];
-    for (const r of refs) (this.isDangling(r, item) ? dangling : solid).push(r);
+    for (const r of refs) ((yield* this.isDangling(r, item)) ? dangling : solid).push(r);
     if (solid.length > 0) {
       if (dangling.length === 0) return;
       // gc.patch with GenerateDeleteOwnerRefStrategicMergeBytes (patch.go): a strategic merge
       // patch that deletes each dangling reference by its merge key (uid) and carries the
       // dependent's uid (upstream falls back to a JSON merge patch only for custom resources).
+      yield* this.client.throttle();
       this.client.patch(
         item.resource,
         item.namespace || undefined,
@@ -228,6 +241,7 @@ export class GarbageCollector {
       );
       return;
     }
+    yield* this.client.throttle();
     this.client.delete(item.resource, item.namespace || undefined, item.name, {
       preconditions: { uid: item.uid },
     });
@@ -239,7 +253,7 @@ export class GarbageCollector {
    * Simplification: a reference to a kind the simulator does not serve counts as solid (upstream
    * requeues the item until discovery knows the kind).
    */
-  private isDangling(ref: OwnerReference, item: ObjectIdentity): boolean {
+  private *isDangling(ref: OwnerReference, item: ObjectIdentity): Generator<number, boolean, void> {
     const info = resourceForKind(ref.kind);
     if (!info || apiVersionOf(info) !== ref.apiVersion) return false;
     const itemNamespaced = resources[item.resource].namespaced;
@@ -254,6 +268,7 @@ export class GarbageCollector {
     if (!itemNamespaced && info.namespaced) return true;
     let owner: AnyObject;
     try {
+      yield* this.client.throttle();
       owner = this.client.get<AnyObject>(
         info.resource,
         info.namespaced ? item.namespace : undefined,
