@@ -172,9 +172,13 @@ export class KubeAPIServer {
   reachable(user: string): boolean {
     if (this.down) return false;
     if (this.unreachable.size === 0) return true;
-    const n = nodeOf(user);
-    return n === undefined || !this.unreachable.has(n);
+    let n = this.userNodes.get(user);
+    if (n === undefined) this.userNodes.set(user, (n = nodeOf(user) ?? ''));
+    return n === '' || !this.unreachable.has(n);
   }
+
+  // userNodes caches nodeOf per user ('' for a user on no node).
+  private readonly userNodes = new Map<string, string>();
 
   /**
    * checkConnection throws the error a client sees when it cannot reach kube-apiserver (or
@@ -185,9 +189,9 @@ export class KubeAPIServer {
     this.connect(user);
   }
 
-  private connect(user: string): void {
+  private connect(user: string, reachable = this.reachable(user)): void {
     if (this.down) throw newConnectionError(`The connection to the server ${this.address} was refused - did you specify the right host or port?`);
-    if (!this.reachable(user)) throw newConnectionError(`Get "https://${this.address}/api": dial tcp ${this.address}: i/o timeout`);
+    if (!reachable) throw newConnectionError(`Get "https://${this.address}/api": dial tcp ${this.address}: i/o timeout`);
     if (this.etcd.down && user !== ETCD) throw newConnectionError('etcdserver: request timed out');
   }
 
@@ -210,12 +214,13 @@ export class KubeAPIServer {
     fn: () => { code: number; fields?: string[]; name?: string },
     patchType?: PatchType,
   ): void {
-    const reachable = this.reachable(user) && !this.etcd.down;
+    const connected = this.reachable(user);
+    const reachable = connected && !this.etcd.down;
     let code = reachable ? 200 : 0;
     let reason: string | undefined;
     let fields: string[] | undefined;
     try {
-      this.connect(user);
+      this.connect(user, connected);
       const r = fn();
       code = r.code;
       fields = r.fields;
@@ -593,7 +598,8 @@ export class KubeAPIServer {
       if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
       const next = this.merge(r, cur.value, obj, subresource);
       const res = this.commitUpdate(r, key, cur, next);
-      out = this.etcd.get<T>(key)?.value ?? next;
+      // What etcd now holds is next itself (withRV stamps it), or nothing after a deletion.
+      out = next;
       return res;
     });
     return out!;
@@ -695,7 +701,7 @@ export class KubeAPIServer {
         if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
         const next = this.merge(r, cur.value, patched, subresource);
         const res = this.commitUpdate(r, key, cur, next);
-        out = this.etcd.get<T>(key)?.value ?? next;
+        out = next;
         return res;
       },
       patchType,
