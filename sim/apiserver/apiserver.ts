@@ -108,6 +108,8 @@ export interface WatchStream {
   readonly onClose: () => void;
   /** since is the store revision the watch started from; older events are not delivered. */
   readonly since: number;
+  /** node is the node the watching component runs on (nodeOf its user). */
+  readonly node: string | undefined;
   closed: boolean;
 }
 
@@ -170,9 +172,13 @@ export class KubeAPIServer {
   reachable(user: string): boolean {
     if (this.down) return false;
     if (this.unreachable.size === 0) return true;
-    const n = nodeOf(user);
-    return n === undefined || !this.unreachable.has(n);
+    let n = this.userNodes.get(user);
+    if (n === undefined) this.userNodes.set(user, (n = nodeOf(user) ?? ''));
+    return n === '' || !this.unreachable.has(n);
   }
+
+  // userNodes caches nodeOf per user ('' for a user on no node).
+  private readonly userNodes = new Map<string, string>();
 
   /**
    * checkConnection throws the error a client sees when it cannot reach kube-apiserver (or
@@ -183,17 +189,21 @@ export class KubeAPIServer {
     this.connect(user);
   }
 
-  private connect(user: string): void {
+  private connect(user: string, reachable = this.reachable(user)): void {
     if (this.down) throw newConnectionError(`The connection to the server ${this.address} was refused - did you specify the right host or port?`);
-    if (!this.reachable(user)) throw newConnectionError(`Get "https://${this.address}/api": dial tcp ${this.address}: i/o timeout`);
+    if (!reachable) throw newConnectionError(`Get "https://${this.address}/api": dial tcp ${this.address}: i/o timeout`);
     if (this.etcd.down && user !== ETCD) throw newConnectionError('etcdserver: request timed out');
   }
 
   private info(resource: ResourceName): ResourceInfo {
     const r = resources[resource];
     if (!r) throw newNotFound('resource', resource);
-    return r;
+    return (this.served = r);
   }
+
+  // served is the resource of the request being served (the last one info resolved): the store
+  // event of its write is looked up by it before resourceOfKey (no etcd prefix nests in another).
+  private served: ResourceInfo | undefined;
 
   private request(
     user: string,
@@ -204,12 +214,13 @@ export class KubeAPIServer {
     fn: () => { code: number; fields?: string[]; name?: string },
     patchType?: PatchType,
   ): void {
-    const reachable = this.reachable(user) && !this.etcd.down;
+    const connected = this.reachable(user);
+    const reachable = connected && !this.etcd.down;
     let code = reachable ? 200 : 0;
     let reason: string | undefined;
     let fields: string[] | undefined;
     try {
-      this.connect(user);
+      this.connect(user, connected);
       const r = fn();
       code = r.code;
       fields = r.fields;
@@ -576,18 +587,19 @@ export class KubeAPIServer {
   update<T extends AnyObject>(user: string, resource: ResourceName, input: T, subresource?: 'status', handOff = false): T {
     const r = this.info(resource);
     let out: T | undefined;
-    const obj = decoded(input, handOff);
-    const ns = r.namespaced ? obj.metadata?.namespace : undefined;
-    const name = obj.metadata?.name;
+    const ns = r.namespaced ? input.metadata?.namespace : undefined;
+    const name = input.metadata?.name;
     this.request(user, 'update', subresource ? `${resource}/${subresource}` : resource, ns, name, () => {
       const key = keyFor(r, ns, name);
       const cur = this.etcd.get<T>(key);
       if (!cur) throw newNotFound(qualifiedResource(r), name);
+      const obj = decoded(input, handOff, cur.value);
       const rv = obj.metadata.resourceVersion;
       if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
       const next = this.merge(r, cur.value, obj, subresource);
       const res = this.commitUpdate(r, key, cur, next);
-      out = this.etcd.get<T>(key)?.value ?? next;
+      // What etcd now holds is next itself (withRV stamps it), or nothing after a deletion.
+      out = next;
       return res;
     });
     return out!;
@@ -689,7 +701,7 @@ export class KubeAPIServer {
         if (rv && rv !== cur.value.metadata.resourceVersion) throw newConflict(qualifiedResource(r), name, OptimisticLockErrorMsg);
         const next = this.merge(r, cur.value, patched, subresource);
         const res = this.commitUpdate(r, key, cur, next);
-        out = this.etcd.get<T>(key)?.value ?? next;
+        out = next;
         return res;
       },
       patchType,
@@ -963,7 +975,7 @@ export class KubeAPIServer {
    * refuses a Pod that is already assigned.
    */
   bind(user: string, binding: Binding): void {
-    const r = resources.pods;
+    const r = (this.served = resources.pods);
     const { namespace: ns, name } = binding.metadata;
     this.request(user, 'create', 'pods/binding', ns, name, () => {
       const key = keyFor(r, ns, name);
@@ -996,7 +1008,7 @@ export class KubeAPIServer {
       parsed = parsedListOptions(resource, opts);
       return { code: 200 };
     });
-    const s: WatchStream = { id: ++this.watchId, user, resource, opts: parsed, handler, traced, onClose, since: this.etcd.revision, closed: false };
+    const s: WatchStream = { id: ++this.watchId, user, resource, opts: parsed, handler, traced, onClose, since: this.etcd.revision, node: nodeOf(user), closed: false };
     // A delivery in progress may see the new stream, but skips it: it starts after the event.
     const node = resource === 'pods' ? nodeNameOf(parsed) : undefined;
     const lists = node !== undefined ? this.podWatchersByNode : this.watchers;
@@ -1037,7 +1049,8 @@ export class KubeAPIServer {
 
   // onStoreEvent is the watch cache: one etcd event becomes one delivery to every watcher.
   private onStoreEvent(ev: WatchEvent): void {
-    const resource = resourceOfKey(ev.kv.key);
+    const served = this.served;
+    const resource = served !== undefined && ev.kv.key.startsWith(served.etcdPrefix) ? served.resource : resourceOfKey(ev.kv.key);
     if (!resource) return;
     const obj = ev.kv.value as AnyObject;
     const prev = ev.prevKv?.value as AnyObject | undefined;
@@ -1082,7 +1095,7 @@ export class KubeAPIServer {
     const tracing = this.sim.records('watch');
     for (const s of targets) {
       if (s.closed || revision <= s.since) continue;
-      if (!this.reachable(s.user)) {
+      if (this.down || (s.node !== undefined && this.unreachable.has(s.node))) {
         this.closeWatch(s);
         s.onClose();
         continue;
@@ -1147,9 +1160,26 @@ function shouldAllocateNodePorts(svc: Service): boolean {
 
 // decoded is the object kube-apiserver works on: a copy of the client's, as decoding makes one,
 // unless the client handed it off. A handed-off object with undefined fields is still copied,
-// since the copy drops them (as encoding would).
-function decoded<T>(input: T, handOff: boolean): T {
-  return handOff && !hasUndefined(input) ? input : deepClone(input);
+// since the copy drops them (as encoding would). stored is the object an update replaces: the
+// parts the client's object shares with it were checked when they were stored, and are skipped.
+function decoded<T>(input: T, handOff: boolean, stored?: unknown): T {
+  return handOff && !undefinedBeside(input, stored) ? input : deepClone(input);
+}
+
+// undefinedBeside is hasUndefined for v, skipping what v shares with stored at the same place.
+function undefinedBeside(v: unknown, stored: unknown): boolean {
+  if (v === stored || v === null || typeof v !== 'object') return false;
+  if (stored === null || typeof stored !== 'object') return hasUndefined(v);
+  const s = stored as Record<string, unknown>;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (v[i] === undefined || undefinedBeside(v[i], s[i])) return true;
+    return false;
+  }
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x === undefined || undefinedBeside(x, s[k])) return true;
+  }
+  return false;
 }
 
 

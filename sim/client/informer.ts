@@ -242,6 +242,11 @@ export class Informer<T extends AnyObject> implements Lister<T> {
 
   // replace mirrors DeltaFIFO.Replace: the fresh list wins; vanished objects are deleted.
   private replace(items: T[]): void {
+    // A first list (an empty cache) is all adds: nothing can have vanished.
+    if (this.cache.size === 0) {
+      for (const o of items) this.onEvent('ADDED', o);
+      return;
+    }
     const seen = new Set<string>();
     for (const o of items) {
       const k = metaNamespaceKey(o);
@@ -250,6 +255,8 @@ export class Informer<T extends AnyObject> implements Lister<T> {
       if (!old) this.onEvent('ADDED', o);
       else if (old.obj.metadata.resourceVersion !== o.metadata.resourceVersion) this.onEvent('MODIFIED', o);
     }
+    // Every listed key is cached now, so a cache no larger than the list lost nothing.
+    if (this.cache.size === seen.size) return;
     for (const [k, e] of [...this.cache]) if (!seen.has(k)) this.onEvent('DELETED', e.obj);
   }
 

@@ -38,6 +38,29 @@ describe('EtcdStore', () => {
     expect(s.create('/registry/pods/default/a', () => 4).succeeded).toBe(false);
     expect(s.get('/registry/pods/default/a')?.value).toBe(2);
   });
+  it('keeps ranges sorted by key across creates, updates, deletes and a load from an image', () => {
+    const s = new EtcdStore();
+    for (const k of ['c', 'a', 'd', 'b']) s.create(`/registry/pods/ns/${k}`, () => k);
+    const keys = (st: EtcdStore, p = '/registry/pods/') => st.range(p).map((kv) => kv.key.slice(-1));
+    expect(keys(s)).toEqual(['a', 'b', 'c', 'd']);
+    s.update('/registry/pods/ns/c', s.get('/registry/pods/ns/c')!.modRevision, () => 'c2');
+    expect(s.range('/registry/pods/').map((kv) => kv.value)).toEqual(['a', 'b', 'c2', 'd']);
+    s.delete('/registry/pods/ns/b', s.get('/registry/pods/ns/b')!.modRevision);
+    s.create('/registry/pods/ns/0', () => '0');
+    expect(keys(s)).toEqual(['0', 'a', 'c', 'd']);
+    s.create('/registry/pods/other/e', () => 'e');
+    expect(keys(s, '/registry/pods/ns/')).toEqual(['0', 'a', 'c', 'd']);
+    const image = s.image();
+    // The image keeps the order the keys were made in, and their key order beside it.
+    expect(image.buckets[0].kvs.map((kv) => kv.key.slice(-1))).toEqual(['c', 'a', 'd', '0', 'e']);
+    const loaded = new EtcdStore();
+    loaded.load(image);
+    expect(keys(loaded)).toEqual(['0', 'a', 'c', 'd', 'e']);
+    loaded.create('/registry/pods/ns/b', () => 'b');
+    expect(keys(loaded)).toEqual(['0', 'a', 'b', 'c', 'd', 'e']);
+    expect(keys(s)).toEqual(['0', 'a', 'c', 'd', 'e']);
+  });
+
   it('ranges sorted by key and watches every change in revision order', () => {
     const s = new EtcdStore();
     const seen: string[] = [];

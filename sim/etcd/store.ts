@@ -37,14 +37,17 @@ type Watcher = { prefix: string; cb: (ev: WatchEvent) => void };
  */
 export interface EtcdImage {
   readonly revision: number;
-  readonly buckets: readonly { readonly prefix: string; readonly kvs: readonly KeyValue[] }[];
+  readonly buckets: readonly { readonly prefix: string; readonly kvs: readonly KeyValue[]; readonly order: readonly number[] }[];
 }
 
 // Slot holds a key's current KeyValue, so that an update replaces the value by one assignment.
 type Slot = { kv: KeyValue };
 
-/** Bucket holds the keys that share their first two path segments (/registry/pods/). */
-type Bucket = { readonly prefix: string; readonly slots: Map<string, Slot> };
+/**
+ * Bucket holds the keys that share their first two path segments (/registry/pods/). sorted is its
+ * slots in key order, kept until a key is added or removed (an update keeps the slot).
+ */
+type Bucket = { readonly prefix: string; readonly slots: Map<string, Slot>; sorted: Slot[] | undefined };
 
 /** EtcdStore is the cluster's only persistent state. */
 export class EtcdStore {
@@ -68,7 +71,7 @@ export class EtcdStore {
     if (last && last.prefix.length === n && key.startsWith(last.prefix)) return last;
     for (const b of this.buckets)
       if (b.prefix.length === n && key.startsWith(b.prefix)) return (this.last = b);
-    const b: Bucket = { prefix: key.slice(0, n), slots: new Map() };
+    const b: Bucket = { prefix: key.slice(0, n), slots: new Map(), sorted: undefined };
     this.buckets.push(b);
     return (this.last = b);
   }
@@ -79,9 +82,16 @@ export class EtcdStore {
 
   /** range returns every key with the prefix, sorted by key as etcd returns them. */
   range<V>(prefix: string): KeyValue<V>[] {
+    const b = this.bucketOf(prefix);
+    const sorted = this.sortedSlots(b);
     const out: KeyValue<V>[] = [];
-    for (const [k, slot] of this.bucketOf(prefix).slots) if (k.startsWith(prefix)) out.push(slot.kv as KeyValue<V>);
-    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const all = prefix === b.prefix;
+    for (const slot of sorted) if (all || slot.kv.key.startsWith(prefix)) out.push(slot.kv as KeyValue<V>);
+    return out;
+  }
+
+  private sortedSlots(b: Bucket): Slot[] {
+    return (b.sorted ??= [...b.slots.values()].sort((x, y) => (x.kv.key < y.kv.key ? -1 : x.kv.key > y.kv.key ? 1 : 0)));
   }
 
   /** count returns how many keys have the prefix. */
@@ -96,12 +106,14 @@ export class EtcdStore {
    * makeValue receives the revision the write will commit at, so the stored object can carry it.
    */
   create<V>(key: string, makeValue: (rev: number) => V): TxnResult<V> {
-    const slots = this.bucketOf(key).slots;
+    const b = this.bucketOf(key);
+    const slots = b.slots;
     const cur = slots.get(key)?.kv as KeyValue<V> | undefined;
     if (cur) return { succeeded: false, revision: this.revision, current: cur };
     const rev = ++this.revision;
     const kv: KeyValue<V> = { key, value: makeValue(rev), createRevision: rev, modRevision: rev, version: 1 };
     slots.set(key, { kv });
+    b.sorted = undefined;
     this.notify({ type: 'PUT', kv });
     return { succeeded: true, revision: rev, kv };
   }
@@ -120,11 +132,13 @@ export class EtcdStore {
 
   /** delete removes key only if its modRevision equals expected. */
   delete<V>(key: string, expectedModRevision: number): TxnResult<V> {
-    const slots = this.bucketOf(key).slots;
+    const b = this.bucketOf(key);
+    const slots = b.slots;
     const cur = slots.get(key)?.kv as KeyValue<V> | undefined;
     if (!cur || cur.modRevision !== expectedModRevision) return { succeeded: false, revision: this.revision, current: cur };
     const rev = ++this.revision;
     slots.delete(key);
+    b.sorted = undefined;
     const kv: KeyValue<V> = { ...cur, modRevision: rev };
     this.notify({ type: 'DELETE', kv, prevKv: cur });
     return { succeeded: true, revision: rev, kv };
@@ -132,7 +146,16 @@ export class EtcdStore {
 
   /** image captures the store's contents (no watchers) for load. */
   image(): EtcdImage {
-    return { revision: this.revision, buckets: this.buckets.map((b) => ({ prefix: b.prefix, kvs: [...b.slots.values()].map((s) => s.kv) })) };
+    // Each bucket also keeps its key order (positions in kvs), so a store loaded from the image
+    // starts sorted; kvs stay in the order the keys were made.
+    return {
+      revision: this.revision,
+      buckets: this.buckets.map((b) => {
+        const slots = [...b.slots.values()];
+        const at = new Map(slots.map((s, i) => [s, i]));
+        return { prefix: b.prefix, kvs: slots.map((s) => s.kv), order: this.sortedSlots(b).map((s) => at.get(s)!) };
+      }),
+    };
   }
 
   /** load fills an empty store with an image's contents, as etcd starting from a data directory. */
@@ -141,8 +164,13 @@ export class EtcdStore {
     this.revision = image.revision;
     for (const b of image.buckets) {
       const slots = new Map<string, Slot>();
-      for (const kv of b.kvs) slots.set(kv.key, { kv });
-      this.buckets.push({ prefix: b.prefix, slots });
+      const list: Slot[] = [];
+      for (const kv of b.kvs) {
+        const slot = { kv };
+        list.push(slot);
+        slots.set(kv.key, slot);
+      }
+      this.buckets.push({ prefix: b.prefix, slots, sorted: b.order.map((i) => list[i]) });
     }
   }
 
