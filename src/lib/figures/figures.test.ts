@@ -302,6 +302,33 @@ describe('graphSvg', () => {
     expect(xOf('kubelet')).toBeGreaterThan(xOf('kube-apiserver'));
   });
 
+  it('fits the desktop column with the worker node below the control plane, in both languages', () => {
+    for (const lang of ['en', 'ja'] as const) {
+      const narrow = graphSvg(g, { id: 'n', lang });
+      const box = (label: string) => {
+        const node = g.nodes.find((n) => n.label === label)!;
+        const m = new RegExp(
+          `data-id="${node.id}"><rect x="([\\d.]+)" y="([\\d.]+)" width="([\\d.]+)" height="([\\d.]+)"`,
+        ).exec(narrow)!;
+        return { x: Number(m[1]), y: Number(m[2]), w: Number(m[3]), h: Number(m[4]) };
+      };
+      expect(Number(/ width="(\d+)"/.exec(narrow)![1])).toBeLessThanOrEqual(COLUMN_WIDTHS.desktop);
+      const api = box('kube-apiserver');
+      // etcd in the left column, level with kube-apiserver; the agents below it, under it.
+      expect(box('etcd').x + box('etcd').w).toBeLessThan(api.x);
+      for (const agent of ['kubelet', 'kube-proxy']) {
+        const b = box(agent);
+        expect(b.y).toBeGreaterThan(api.y + api.h);
+        expect(b.x).toBeGreaterThanOrEqual(api.x);
+        expect(b.x + b.w).toBeLessThanOrEqual(api.x + api.w);
+      }
+      expect(box('container-runtime').y).toBeGreaterThan(box('kubelet').y);
+      // Every edge is still drawn once, and every label is in the figure.
+      expect(count(narrow, /class="kal-fig__link /g)).toBe(g.edges.length);
+      for (const e of g.edges) expect(narrow).toContain(esc(edgeLabel(e, g.counts, lang)));
+    }
+  });
+
   it('lays out one group per machine when nodes are not merged', () => {
     const per = graphSvg(componentGraph(apply.trace), { id: 'p' });
     expect(per).toContain('Worker node node-1');
