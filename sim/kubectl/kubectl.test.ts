@@ -6,6 +6,7 @@ import { Simulation } from '../engine/simulation.ts';
 import { EtcdStore } from '../etcd/store.ts';
 import { runKubectl, type KubectlResult } from './kubectl.ts';
 import { newDeployment, newNode, newPod, newReplicaSet } from './testing.ts';
+import { webDeploymentManifest } from '../testing.ts';
 
 let sim: Simulation;
 let api: KubeAPIServer;
@@ -41,26 +42,7 @@ beforeEach(() => {
     } as unknown as AnyObject);
 });
 
-const WEB = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports:
-        - containerPort: 80
-`;
+const WEB = webDeploymentManifest({ image: 'nginx:1.25', port: true });
 
 describe('kubectl get', () => {
   it('says "No resources found" on stderr, with the namespace for namespaced resources', () => {
@@ -499,6 +481,12 @@ describe('kubectl cordon, drain, label, taint', () => {
     expect(ok.stdout).toBe(
       'node/node-1 already cordoned\nevicting pod default/web-5d78c9b8f7-2xkqp\nevicting pod default/web-5d78c9b8f7-9abcd\npod/web-5d78c9b8f7-2xkqp evicted\npod/web-5d78c9b8f7-9abcd evicted\nnode/node-1 drained\n',
     );
+    // A terminal shows the warning where drain wrote it: after the cordon, before the evictions
+    // (drain.go prints the pod list's warnings to ErrOut, then evicts).
+    expect(ok.terminal).toBe(
+      'node/node-1 already cordoned\nWarning: ignoring DaemonSet-managed Pods: kube-system/kube-proxy-x7k2p\nevicting pod default/web-5d78c9b8f7-2xkqp\nevicting pod default/web-5d78c9b8f7-9abcd\npod/web-5d78c9b8f7-2xkqp evicted\npod/web-5d78c9b8f7-9abcd evicted\nnode/node-1 drained\n',
+    );
+    expect(r.terminal).toBeUndefined();
     expect(
       api.get<Pod>('test', 'pods', 'default', 'web-5d78c9b8f7-2xkqp').metadata.deletionTimestamp,
     ).toBeDefined();
