@@ -1,4 +1,5 @@
-// The authoring loop under `astro dev`: an edited scenario reaches its figure without a restart,
+// The authoring loop under `astro dev`: an edited scenario reaches its figure (the SVG itself) and
+// its StepOutput without a restart,
 // and a broken scenario, manifest and question each show one precise error, in the dev overlay
 // and in the terminal. The test works on files of its own (a scenario, a question file and a
 // page, all named authoring-e2e, which no other file uses), created before the dev server starts
@@ -63,10 +64,13 @@ title: Authoring loop test
 ---
 import StepOutput from '../../src/components/mdx/StepOutput.astro';
 import Question from '../../src/components/mdx/Question.astro';
+import ResourceDiagram from '../../src/components/mdx/ResourceDiagram.astro';
 
 This page exists only while e2e/authoring.spec.ts runs.
 
 <StepOutput scenario="authoring-e2e" command="kubectl get nodes" />
+
+<ResourceDiagram scenario="authoring-e2e" namespace="default" at="25s" />
 
 <Question id="authoring-e2e-binds" />
 `;
@@ -140,16 +144,28 @@ test.afterAll(async () => {
   removeFiles();
 });
 
-test('an edited scenario reaches its StepOutput without a restart, and each mistake shows once, precisely', async ({
+test('an edited scenario reaches its figure and StepOutput without a restart, and each mistake shows once, precisely', async ({
   page,
 }) => {
   await page.goto(URL, { timeout: 90_000 });
   const caption = page.locator('[data-step-output] figcaption');
   await expect(caption).toContainText('at 20 s', { timeout: 60_000 });
+  // The resource diagram's SVG: the Pod box's name line counts the Pods of the run at 25 s.
+  const podBox = page.locator(
+    'figure.kal-figure svg.kal-fig [data-kind="Pod"] .kal-fig__class-name',
+  );
+  const deploymentBox = page.locator('figure.kal-figure svg.kal-fig [data-kind="Deployment"]');
+  await expect(podBox).toHaveText('Pod (1)', { timeout: 60_000 });
+  await expect(deploymentBox).toContainText('replicas: 1');
 
   // 1. An edit: the open page reloads by itself and shows the new run.
   edit(FILES.scenario, (s) => s.replace('  - at: 20s', '  - at: 25s'));
   await expect(caption).toContainText('at 25 s', { timeout: 40_000 });
+  // An edit the figure shows: two replicas, so the SVG draws two Pods.
+  edit(FILES.scenario, (s) => s.replace('replicas: 1', 'replicas: 2'));
+  await expect(podBox).toHaveText('Pod (2)', { timeout: 40_000 });
+  await expect(deploymentBox).toContainText('replicas: 2');
+  await expect(caption).toContainText('at 25 s');
   expect(output).not.toMatch(/restart/i);
 
   // 2. A broken scenario: the overlay names the scenario file, line and column, and offers the fault meant.
@@ -165,7 +181,7 @@ test('an edited scenario reaches its StepOutput without a restart, and each mist
   // decoding would answer, at the field.
   from = output.length;
   edit(FILES.scenario, (s) =>
-    s.replace('fault: node-dwn', 'fault: node-down').replace('replicas: 1', 'replica: 1'),
+    s.replace('fault: node-dwn', 'fault: node-down').replace('replicas: 2', 'replica: 2'),
   );
   const manifestError =
     'content/scenarios/authoring-e2e.yaml:12:9: step 1 (at 1s): apply: found unknown field "spec.replica" in Deployment "web", expected a field kube-apiserver knows there (replicas, selector, template, strategy, minReadySeconds, revisionHistoryLimit, paused, progressDeadlineSeconds); did you mean replicas?';
@@ -174,9 +190,10 @@ test('an edited scenario reaches its StepOutput without a restart, and each mist
   expect(await overlayText(page)).not.toContain('node-dwn');
   await expect.poll(() => count(from, `[authoring] ${manifestError}`)).toBe(1);
   expect(count(from, manifestError)).toBe(1);
-  // The manifest fixed: the overlay goes and the page shows the run again.
-  edit(FILES.scenario, (s) => s.replace('replica: 1', 'replicas: 1'));
+  // The manifest fixed: the overlay goes and the page shows the run again, figure and all.
+  edit(FILES.scenario, (s) => s.replace('replica: 2', 'replicas: 2'));
   await expect(caption).toContainText('at 25 s', { timeout: 40_000 });
+  await expect(podBox).toHaveText('Pod (2)');
 
   // 4. A question naming a scenario that does not exist: the question file, where it says so.
   from = output.length;

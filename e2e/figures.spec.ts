@@ -156,6 +156,8 @@ for (const width of [1280, 390])
             !!e && e.getBoundingClientRect().width > 0 && getComputedStyle(e).display !== 'none';
           return {
             id: f.id,
+            kind: f.getAttribute('data-figure'),
+            lifelines: f.querySelectorAll('svg.kal-fig .kal-fig__participant').length,
             minFont,
             scrolls: frame.scrollWidth > frame.clientWidth + 1,
             cue: visible(tools),
@@ -165,6 +167,11 @@ for (const width of [1280, 390])
         }),
       );
       expect(figures.length, `${path} has figures`).toBeGreaterThan(0);
+      // The page itself never scrolls sideways.
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - innerWidth),
+        `${path} at ${width} px: the page is no wider than the screen`,
+      ).toBeLessThanOrEqual(0);
       for (const f of figures) {
         const where = `${path} #${f.id} at ${width} px`;
         expect(f.minFont, `${where}: smallest text as shown`).toBeGreaterThanOrEqual(12);
@@ -173,6 +180,16 @@ for (const width of [1280, 390])
           expect(f.cue, `${where}: scrolls, so the cue shows`).toBe(true);
           expect(f.button, `${where}: scrolls, so "View full size" shows`).toBe(true);
         }
+        // On a desktop only these open full size: a sequence diagram of more than five
+        // lifelines, and lesson 4's five lifelines with their field names (which no spacing
+        // fits). A resource diagram (layers stacked), a component graph (nodes merged, the worker
+        // node below the control plane) and any other sequence diagram (its spacing tightened)
+        // fit the column and are read there.
+        const wideByDesign =
+          f.kind === 'sequence' &&
+          (f.lifelines > 5 || path.includes('/04-resources-and-rollouts/'));
+        if (width === 1280 && !wideByDesign)
+          expect(f.scrolls, `${where}: a ${f.kind} figure fits the desktop column`).toBe(false);
       }
       // "Edit in mermaid.live" links get the figure's source (zlib + base64url state, as
       // mermaid.live reads it) once pointed at or focused.
@@ -212,6 +229,29 @@ for (const width of [1280, 390])
         });
         // The lesson column (632 or 358 px) is narrower than the table's 48rem: cards.
         expect(shape.display, `${path}: component table rows are cards`).toBe('block');
+        // Compact cards: on a phone each cell starts with its header on the same line (no line
+        // of its own), and a card's cells sit close together.
+        if (width < 500) {
+          const cards = await t.evaluate((e) => {
+            const tds = [...e.querySelectorAll('tbody td')];
+            return {
+              inline: tds.every((td) => getComputedStyle(td, '::before').display === 'inline'),
+              // The shortest cells ("where it runs: control plane") take one line of text.
+              oneLine: Math.min(...tds.map((td) => td.getBoundingClientRect().height)),
+              lineHeight: parseFloat(getComputedStyle(tds[0]!).lineHeight),
+              tallest: Math.max(
+                ...[...e.querySelectorAll('tbody tr')].map((r) => r.getBoundingClientRect().height),
+              ),
+            };
+          });
+          expect(cards.inline, `${path}: each cell's header runs into its value`).toBe(true);
+          expect(cards.oneLine, `${path}: a short cell is one line`).toBeLessThan(
+            cards.lineHeight * 1.6,
+          );
+          expect(cards.tallest, `${path}: no card is taller than the screen's half`).toBeLessThan(
+            422,
+          );
+        }
         expect(shape.cut, `${path}: component table is not cut off`).toBe(false);
         expect(shape.right, `${path}: component table fits the screen`).toBeLessThanOrEqual(width);
       }
@@ -262,6 +302,76 @@ test('"View full size" works from the keyboard and passes axe (dark)', async ({
   await expectAccessible(page, testInfo, 'full-size dialog (dark)');
 
   // Escape closes it, the figure goes back and focus returns to the button.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(figure.locator('svg.kal-fig')).toHaveCount(1);
+  await expect(button).toBeFocused();
+  await context.close();
+});
+
+test('at 1280 px a figure wider than the column opens full size from the keyboard (ja, reduced motion)', async ({
+  browser,
+}, testInfo) => {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    reducedMotion: 'reduce',
+    locale: 'ja-JP',
+  });
+  const page = await context.newPage();
+  await page.goto('/ja/lessons/02-apply-to-running/01-from-apply-to-running/');
+  // The endpoints sequence (seven lifelines) is wider than the 632 px column: its frame scrolls
+  // and offers the button.
+  const wide = await page.locator('figure.kal-figure').evaluateAll((fs) =>
+    fs.findIndex((f) => {
+      const frame = f.querySelector('.kal-figure__scroll')!;
+      return frame.scrollWidth > frame.clientWidth + 1;
+    }),
+  );
+  expect(wide).toBeGreaterThanOrEqual(0);
+  const figure = page.locator('figure.kal-figure').nth(wide);
+  const frame = figure.locator('.kal-figure__scroll');
+  expect(await frame.evaluate((f) => f.scrollWidth > f.clientWidth + 1)).toBe(true);
+  const button = figure.getByRole('button', { name: '原寸で表示' });
+  await expect(button).toBeVisible();
+  const title = ((await figure.locator('svg > title').textContent()) ?? '').trim();
+  const width = await figure
+    .locator('svg.kal-fig')
+    .evaluate((s) => (s as SVGSVGElement).viewBox.baseVal.width);
+
+  // Tab from the scrolling frame reaches the button; Enter opens the dialog.
+  await frame.focus();
+  await page.keyboard.press('Tab');
+  await expect(button).toBeFocused();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: title });
+  await expect(dialog).toBeVisible();
+  // Nothing moves: the dialog opens without a transition or animation.
+  expect(
+    await dialog.evaluate((d) => {
+      const cs = getComputedStyle(d);
+      return [cs.animationName, cs.transitionDuration];
+    }),
+  ).toEqual(['none', '0s']);
+  // At its natural size, all of it reachable in the pane (nothing cut off), text at 12 px or more.
+  const svg = dialog.locator('svg.kal-fig');
+  expect(Math.round((await svg.boundingBox())!.width)).toBe(Math.round(width));
+  const pane = dialog.locator('.kal-zoom__pane');
+  await expect(pane).toBeFocused();
+  expect(
+    await pane.evaluate(
+      (p) => p.scrollWidth >= p.querySelector('svg')!.getBoundingClientRect().width,
+    ),
+  ).toBe(true);
+  const minFont = await svg.evaluate((s) =>
+    Math.min(
+      ...[...s.querySelectorAll('text')].map((t) => {
+        const m = (t as SVGGraphicsElement).getScreenCTM()!;
+        return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      }),
+    ),
+  );
+  expect(minFont).toBeGreaterThanOrEqual(12);
+  await expectAccessible(page, testInfo, 'full-size dialog (ja, 1280)');
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(figure.locator('svg.kal-fig')).toHaveCount(1);

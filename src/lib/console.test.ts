@@ -29,6 +29,17 @@ describe('parseConsoleLine', () => {
   it('answers help, ssh usage and unknown programs itself, in both languages', () => {
     expect(localOutput({ kind: 'help' }, 'en')!.stdout).toContain('kubectl logs POD');
     expect(localOutput({ kind: 'help' }, 'ja')!.stdout).toContain('kubectl exec Pod');
+    // The lab's help names its manifest editor, Tab and -w; a quiz task's console has none of them.
+    for (const lang of ['en', 'ja'] as const) {
+      const lab = localOutput({ kind: 'help' }, lang)!.stdout;
+      const task = localOutput({ kind: 'help' }, lang, 'task')!.stdout;
+      expect(lab).toMatch(/-w/);
+      expect(lab).toMatch(/Tab/);
+      expect(lab).toMatch(lang === 'en' ? /manifest editor/ : /マニフェストエディター/);
+      expect(task).not.toMatch(/manifest|マニフェスト|Tab|-w\b|apply -f -/);
+      expect(task).toContain('kubectl exec');
+      expect(task).toContain('ssh');
+    }
     expect(localOutput({ kind: 'unknown', program: 'rm' }, 'en')!.stderr).toMatch(
       /^bash: rm: command not found/,
     );

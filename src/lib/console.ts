@@ -79,6 +79,20 @@ const MESSAGES = {
   help                        (this list)
 Tab completes commands, resource types and names; Up and Down recall earlier lines;
 Escape or Ctrl+C stops a kubectl get -w.`,
+    taskHelp: `This task console runs the lines above, one command per line, at the task's start:
+Run shows what they print, Check runs them and lets the cluster settle. It accepts:
+  kubectl get|describe TYPE [NAME] [-o wide|yaml|json] [-l SELECTOR] [-A]
+  kubectl create deployment NAME --image=IMAGE [--replicas=N]
+  kubectl scale|set image|rollout status|history|undo|restart deployment NAME ...
+  kubectl delete TYPE NAME    kubectl cordon|uncordon|drain NODE    kubectl label|taint ...
+  kubectl logs POD [-c CONTAINER]      (simulated containers write no log lines)
+  kubectl exec POD [-c CONTAINER] -- hostname | cat /etc/resolv.conf | echo ...
+  kubectl events [--for TYPE/NAME] [--types=Warning] [-A]
+  kubectl api-resources       kubectl version
+  ssh NODE COMMAND            (crictl ps|pods|images, iptables-save -t nat, ls, cat, mv,
+                               systemctl status|start|stop|restart kubelet; sudo is accepted)
+  help                        (this list)
+"kubectl" may be left out (get pods); a line starting with # is a comment.`,
   },
   ja: {
     unknown: (p: string) =>
@@ -99,8 +113,29 @@ Escape or Ctrl+C stops a kubectl get -w.`,
   help                        (この一覧)
 Tab キーでコマンド、リソースの種類、名前を補完できます。上下の矢印キーで以前の行を呼び出せます。
 kubectl get -w は Escape か Ctrl+C で止まります。`,
+    taskHelp: `この課題のコンソールは、上の欄の行を 1 行に 1 コマンドずつ、課題の開始時点で実行します。
+「実行」は出力を表示し、「答え合わせ」は実行してクラスターが落ち着いてから採点します。使えるコマンド:
+  kubectl get|describe 種類 [名前] [-o wide|yaml|json] [-l セレクター] [-A]
+  kubectl create deployment 名前 --image=イメージ [--replicas=N]
+  kubectl scale|set image|rollout status|history|undo|restart deployment 名前 ...
+  kubectl delete 種類 名前    kubectl cordon|uncordon|drain ノード    kubectl label|taint ...
+  kubectl logs Pod [-c コンテナ]      (シミュレーターのコンテナはログを出力しない)
+  kubectl exec Pod [-c コンテナ] -- hostname | cat /etc/resolv.conf | echo ...
+  kubectl events [--for 種類/名前] [--types=Warning] [-A]
+  kubectl api-resources       kubectl version
+  ssh ノード名 コマンド       (crictl ps|pods|images、iptables-save -t nat、ls、cat、mv、
+                               systemctl status|start|stop|restart kubelet。sudo も使える)
+  help                        (この一覧)
+「kubectl」は省略できます(get pods)。# で始まる行はコメントです。`,
   },
 } satisfies Record<Lang, unknown>;
+
+/**
+ * ConsoleWhere is which console answers: the lab's (interactive: the manifest editor, Tab, history,
+ * kubectl get -w streaming) or a quiz task's (a script of lines run once at the task's start, with
+ * no stdin, no completion and nothing that streams), so `help` lists only what that one supports.
+ */
+export type ConsoleWhere = 'lab' | 'task';
 
 /**
  * localOutput is what the console itself prints for a line that runs nothing in the cluster
@@ -109,11 +144,12 @@ kubectl get -w は Escape か Ctrl+C で止まります。`,
 export function localOutput(
   c: ConsoleLine,
   lang: Lang,
+  where: ConsoleWhere = 'lab',
 ): { stdout: string; stderr: string; exitCode: number } | undefined {
   const m = MESSAGES[lang];
   switch (c.kind) {
     case 'help':
-      return { stdout: `${m.help}\n`, stderr: '', exitCode: 0 };
+      return { stdout: `${where === 'task' ? m.taskHelp : m.help}\n`, stderr: '', exitCode: 0 };
     case 'ssh-usage':
       return { stdout: '', stderr: `${m.sshUsage}\n`, exitCode: 255 };
     case 'unknown':

@@ -519,7 +519,7 @@ describe('task with node commands', () => {
     expect(g.outputs?.[3]?.output.exitCode).toBe(255);
     expect(g).toMatchObject({ correct: true, score: 1 });
   });
-  it("answers help and an unknown program as the lab's console does, in the page's language", () => {
+  it("answers help (what a task's console accepts) and an unknown program as the lab's console does, in the page's language", () => {
     const commands = 'help\nkubctl get pods\nkubectl get nodes';
     for (const lang of ['en', 'ja'] as const) {
       const g = grade(
@@ -535,7 +535,9 @@ describe('task with node commands', () => {
         'kubctl get pods',
         'kubectl get nodes',
       ]);
-      expect(g.outputs?.[0]?.output).toEqual(localOutput({ kind: 'help' }, lang));
+      expect(g.outputs?.[0]?.output).toEqual(localOutput({ kind: 'help' }, lang, 'task'));
+      // A task's console has no manifest editor, no Tab completion and nothing that streams.
+      expect(g.outputs?.[0]?.output.stdout).not.toMatch(/manifest|マニフェスト|Tab|-w\b/);
       expect(g.outputs?.[1]?.output).toEqual(
         localOutput({ kind: 'unknown', program: 'kubctl' }, lang),
       );
@@ -549,7 +551,7 @@ describe('task with node commands', () => {
       undefined,
       'ja',
     );
-    expect(ja.outputs?.[0]?.output.stdout).toContain('このコンソールで使えるコマンド');
+    expect(ja.outputs?.[0]?.output.stdout).toContain('この課題のコンソール');
     expect(ja.outputs?.[1]?.output.stderr).toBe(
       'bash: kubctl: コマンドが見つかりません。kubectl …、ssh ノード名 crictl ps、または help を試してください。\n',
     );

@@ -98,7 +98,7 @@ export function* runVariantSteps(scenarioYaml: string, variant: Variant, req: Ru
         const command = lineLabel(c, line);
         if (c.kind === 'kubectl') outputs.push({ command, output: run.cluster.kubectl(c.args) });
         else if (c.kind === 'exec') outputs.push({ command, output: run.cluster.exec(c.node, c.line) });
-        else if (c.kind !== 'empty') outputs.push({ command, output: localOutput(c, req.lang ?? 'en')! });
+        else if (c.kind !== 'empty') outputs.push({ command, output: localOutput(c, req.lang ?? 'en', 'task')! });
       }
     if (req.reveal && req.reveal.at === t) outputs.push({ command: `kubectl ${req.reveal.kubectl}`, output: run.cluster.kubectl(req.reveal.kubectl) });
   }

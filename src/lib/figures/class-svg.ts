@@ -1,7 +1,10 @@
 // classSvg draws a resource diagram model (sim/projections/resource-diagram.ts) as static SVG: one
-// box per kind with its name, object count and fields, laid out in layers that follow the
-// references (Deployment → ReplicaSet → Pod → Node, Service → EndpointSlice → Pod, Lease → Node),
-// with elbow arrows, the reference's name and a multiplicity label at each end.
+// box per kind with its name, object count and fields, laid out in layers from top to bottom that
+// follow the references (Deployment → ReplicaSet → Pod → Node, Service → EndpointSlice → Pod,
+// Lease → Node), two kinds side by side in a layer, so the figure fits the lesson column (632 px)
+// at its own size. Each reference is an arrow down from its source's bottom to its target's top,
+// straight where the two line up and with one elbow in the gap between the layers otherwise,
+// labelled with the reference's name and a multiplicity at each end.
 import type { ResourceDiagram, ResourceClass } from '../../../sim/index.ts';
 import { type FigureLang } from './strings.ts';
 import {
@@ -24,7 +27,7 @@ export interface ClassSvgOptions {
   descLang?: string;
 }
 
-/** LAYOUT places each known kind in a layer (column) and a row within it. */
+/** LAYOUT places each known kind in a layer (a row of the figure, top to bottom) and a column within it. */
 const LAYOUT: Record<string, [number, number]> = {
   Deployment: [0, 0],
   Service: [0, 1],
@@ -39,8 +42,9 @@ const FONT = 12;
 const LINE = 17;
 const HEAD = 30;
 const PAD = 10;
-const GAP = 200;
-const VGAP = 44;
+/** HGAP is the space between the two columns, VGAP between layers (where the arrows run). */
+const HGAP = 56;
+const VGAP = 66;
 const MARGIN = 16;
 const WRAP = 34;
 
@@ -96,106 +100,132 @@ export function classSvg(d: ResourceDiagram, opts: ClassSvgOptions): string {
     );
     return { w, h: HEAD + lines.length * LINE + PAD, lines };
   };
-  // Column widths and row heights from the boxes they hold.
-  const colW = [0, 0, 0, 0];
-  const cols: ResourceClass[][] = [[], [], [], []];
+  // Layers (rows) of the kinds present; a kind alone in its layer does not widen its column.
+  const layers = new Map<number, ResourceClass[]>();
   for (const c of known) {
-    const [col] = LAYOUT[c.name]!;
-    cols[col]!.push(c);
-    colW[col] = Math.max(colW[col]!, sized(c).w);
+    const [layer] = LAYOUT[c.name]!;
+    if (!layers.has(layer)) layers.set(layer, []);
+    layers.get(layer)!.push(c);
   }
-  const colX: number[] = [];
-  let x = MARGIN;
-  for (let i = 0; i < 4; i++) {
-    colX.push(x);
-    if (colW[i]) x += colW[i]! + GAP;
-  }
-  let maxBottom = MARGIN;
-  for (let i = 0; i < 4; i++) {
-    const list = cols[i]!.sort((a, b) => LAYOUT[a.name]![1] - LAYOUT[b.name]![1]);
-    let y = MARGIN;
+  const colW = [0, 0];
+  for (const list of layers.values())
+    if (list.length > 1)
+      for (const c of list) {
+        const col = LAYOUT[c.name]![1];
+        colW[col] = Math.max(colW[col]!, sized(c).w);
+      }
+  const colX = [MARGIN, MARGIN + (colW[0] || 150) + HGAP];
+  let y = MARGIN;
+  for (const layer of [...layers.keys()].sort((a, b) => a - b)) {
+    const list = layers.get(layer)!;
+    let h = 0;
     for (const c of list) {
       const sz = sized(c);
-      boxes.set(c.name, { x: colX[i]!, y, ...sz });
-      y += sz.h + VGAP;
+      const col = list.length > 1 ? LAYOUT[c.name]![1] : 0;
+      // Centred in its column, so references between layers run straight down.
+      const x = colW[col]! > sz.w ? colX[col]! + (colW[col]! - sz.w) / 2 : colX[col]!;
+      boxes.set(c.name, { x, y, ...sz });
+      h = Math.max(h, sz.h);
     }
-    maxBottom = Math.max(maxBottom, y - VGAP);
+    y += h + VGAP;
   }
-  // The last layer (Node) sits level with the Pods it is referenced from.
-  const node = boxes.get('Node');
-  const pod = boxes.get('Pod');
-  if (node && pod && cols[3]!.length === 1)
-    node.y = Math.max(MARGIN, pod.y + pod.h / 2 - node.h / 2);
-  let y = maxBottom + VGAP;
   for (const c of unknown) {
     const sz = sized(c);
     boxes.set(c.name, { x: MARGIN, y, ...sz });
     y += sz.h + VGAP;
   }
-  const bottom = Math.max(maxBottom, y - VGAP, ...[...boxes.values()].map((b) => b.y + b.h));
-  const right = Math.max(...[...boxes.values()].map((b) => b.x + b.w), 300);
+  let right = Math.max(...[...boxes.values()].map((b) => b.x + b.w), 300);
+  const bottom = Math.max(MARGIN, ...[...boxes.values()].map((b) => b.y + b.h));
 
-  // Attachment points: spread each box's outgoing arrows down its right side and incoming arrows
-  // down its left side, in relation order, so no two arrows share an end.
+  // Ends: a reference leaves its source's bottom and enters its target's top, straight down where
+  // the source's middle is over the target; otherwise at the target's edge nearest the source,
+  // several of them 14 units apart, so no two arrows share an end.
+  const mid = (b: Box) => b.x + b.w / 2;
   const outs = new Map<string, number>();
-  const ins = new Map<string, number>();
-  const outTotal = new Map<string, number>();
-  const inTotal = new Map<string, number>();
-  for (const r of d.relations) {
-    outTotal.set(r.from, (outTotal.get(r.from) ?? 0) + 1);
-    inTotal.set(r.to, (inTotal.get(r.to) ?? 0) + 1);
-  }
-  const at = (b: Box, i: number, n: number) =>
-    b.y + HEAD / 2 + ((b.h - HEAD / 2) * (i + 1)) / (n + 1) - 6;
-  const channels = new Map<number, number>();
+  const ins = new Map<string, { left: number; right: number; straight: number[] }>();
+  const backs: number[] = [];
   const rel = d.relations.map((r) => {
     const a = boxes.get(r.from);
     const b = boxes.get(r.to);
     if (!a || !b) return '';
-    const i = outs.get(r.from) ?? 0;
-    outs.set(r.from, i + 1);
-    const j = ins.get(r.to) ?? 0;
-    ins.set(r.to, j + 1);
-    const sx = a.x + a.w;
-    const sy = at(a, i, outTotal.get(r.from)!);
-    const tx = b.x;
-    const ty = at(b, j, inTotal.get(r.to)!);
     let path: [number, number][];
-    if (tx > sx) {
-      const k = channels.get(tx) ?? 0;
-      channels.set(tx, k + 1);
-      const cxh = tx - 34 - k * 14;
+    let labelAt: [number, number];
+    if (b.y > a.y + a.h) {
+      const k = outs.get(r.from) ?? 0;
+      outs.set(r.from, k + 1);
+      const sx = mid(a) + k * 14;
+      const sy = a.y + a.h;
+      const seen = ins.get(r.to) ?? { left: 0, right: 0, straight: [] };
+      ins.set(r.to, seen);
+      let tx: number;
+      if (
+        sx > b.x + 12 &&
+        sx < b.x + b.w - 12 &&
+        seen.straight.every((x) => Math.abs(x - sx) > 20)
+      ) {
+        tx = sx;
+        seen.straight.push(sx);
+      } else if (sx >= b.x + b.w - 12) tx = b.x + b.w - 18 - 14 * seen.right++;
+      else tx = b.x + 18 + 14 * seen.left++;
+      const ty = b.y;
+      const elbow = ty - VGAP / 2 + 6 * (seen.left + seen.right - 1);
       path =
-        Math.abs(sy - ty) < 1
+        Math.abs(sx - tx) < 1
           ? [
               [sx, sy],
-              [tx - 1, ty],
+              [tx, ty - 1],
             ]
           : [
               [sx, sy],
-              [cxh, sy],
-              [cxh, ty],
-              [tx - 1, ty],
+              [sx, elbow],
+              [tx, elbow],
+              [tx, ty - 1],
             ];
+      labelAt = [sx, sy];
     } else {
-      // A reference back to an earlier layer: go round below.
-      const yb = bottom + 20;
+      // A reference within a layer or back up to an earlier one: round the right-hand side.
+      const k = backs.length;
+      backs.push(k);
+      const cxr = right + 20 + k * 14;
+      const sy = a.y + a.h / 2;
+      const ty = b.y + b.h / 2 + (a === b ? 20 : 0);
       path = [
-        [a.x + a.w / 2, a.y + a.h],
-        [a.x + a.w / 2, yb],
-        [b.x + b.w / 2, yb],
-        [b.x + b.w / 2, b.y + b.h + 1],
+        [a.x + a.w, sy],
+        [cxr, sy],
+        [cxr, ty],
+        [b.x + b.w + 1, ty],
       ];
+      labelAt = [a.x + a.w, sy];
     }
+    const [lx, ly] = labelAt;
+    const down = path[1]![0] === lx;
+    // The name beside the first segment, on the side with room; the source's multiplicity on
+    // the other side, the target's beside the arrowhead.
+    const nameW = textWidth(r.label, FONT);
+    const nameLeft = down && lx + 6 + nameW > Math.max(right, 300);
+    const name = down
+      ? text(nameLeft ? lx - 6 : lx + 6, ly + 15, r.label, {
+          cls: 'kal-fig__edge-label',
+          ...(nameLeft ? { anchor: 'end' as const } : {}),
+        })
+      : text(lx + 6, ly - 6, r.label, { cls: 'kal-fig__edge-label' });
+    const from = down
+      ? text(nameLeft ? lx + 6 : lx - 6, ly + 15, r.fromMultiplicity, {
+          cls: 'kal-fig__mult',
+          ...(nameLeft ? {} : { anchor: 'end' as const }),
+        })
+      : text(lx + 6, ly + 15, r.fromMultiplicity, { cls: 'kal-fig__mult' });
+    const [ex, ey] = path[path.length - 1]!;
+    const to = down
+      ? text(ex + 6, ey - 5, r.toMultiplicity, { cls: 'kal-fig__mult' })
+      : text(ex + 10, ey - 6, r.toMultiplicity, { cls: 'kal-fig__mult' });
+    if (!nameLeft && down) right = Math.max(right, lx + 6 + nameW);
     return (
       `<g class="kal-fig__relation" data-from="${esc(r.from)}" data-to="${esc(r.to)}">` +
       polyline(path, 'kal-fig__edge kal-fig__edge--relation', markerRef(opts.id, 'solid')) +
-      text(path[0]![0] + 6, path[0]![1] - 6, r.label, { cls: 'kal-fig__edge-label' }) +
-      text(path[0]![0] + 6, path[0]![1] + 15, r.fromMultiplicity, { cls: 'kal-fig__mult' }) +
-      text(path[path.length - 1]![0] - 10, path[path.length - 1]![1] - 6, r.toMultiplicity, {
-        cls: 'kal-fig__mult',
-        anchor: 'end',
-      }) +
+      name +
+      from +
+      to +
       `</g>`
     );
   });
@@ -217,17 +247,12 @@ export function classSvg(d: ResourceDiagram, opts: ClassSvgOptions): string {
     );
   });
 
-  const hasBack = d.relations.some((r) => {
-    const a = boxes.get(r.from);
-    const b = boxes.get(r.to);
-    return a && b && b.x <= a.x + a.w;
-  });
   return svgFrame(
     {
       id: opts.id,
       kind: 'class',
-      width: right + MARGIN,
-      height: bottom + MARGIN + (hasBack ? 30 : 0),
+      width: right + MARGIN + (backs.length ? 20 + backs.length * 14 : 0),
+      height: bottom + MARGIN,
       title: opts.title ?? d.title,
       description: opts.description ?? d.description,
       ...(opts.descLang ? { descLang: opts.descLang } : {}),

@@ -235,6 +235,44 @@ describe('sequenceSvg', () => {
     expect(w2).toBeGreaterThan(w1!);
     expect(h2).toBeGreaterThan(h1!);
   });
+
+  it('tightens its spacing (never its text) to fit the desktop column when it can', () => {
+    const size = (svg: string) => Number(/ width="(\d+)"/.exec(svg)![1]);
+    const font = (svg: string) =>
+      Math.min(...[...svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1])), 12);
+    const five = sequenceDiagram(apply, {
+      follow: { resource: 'pods', namespace: 'default', label: 'app=web', index: 0 },
+      participants: [
+        'kube-scheduler',
+        'kube-apiserver',
+        'kubelet@node-1',
+        'container-runtime@node-1',
+        'cni-plugin@node-1',
+      ],
+      from: 0.006,
+    });
+    const natural = sequenceSvg(five, { id: 'n', fit: 5000 });
+    const fitted = sequenceSvg(five, { id: 'n' });
+    expect(size(natural)).toBeGreaterThan(COLUMN_WIDTHS.desktop);
+    expect(size(fitted)).toBeLessThanOrEqual(COLUMN_WIDTHS.desktop);
+    expect(font(fitted)).toBeGreaterThanOrEqual(12);
+    // The same arrows, only wrapped onto more lines.
+    expect(count(fitted, /class="kal-fig__step /g)).toBe(count(natural, /class="kal-fig__step /g));
+    // One that cannot fit keeps its natural spacing (it opens full size instead).
+    const all = sequenceDiagram(apply, {
+      participants: [
+        'kubelet@*',
+        'kube-apiserver',
+        'kube-scheduler',
+        'etcd',
+        'kubectl',
+        'deployment-controller',
+        'replicaset-controller',
+      ],
+      to: 4,
+    });
+    expect(sequenceSvg(all, { id: 'a' })).toBe(sequenceSvg(all, { id: 'a', fit: 100_000 }));
+  });
 });
 
 describe('graphSvg', () => {
@@ -262,6 +300,33 @@ describe('graphSvg', () => {
     };
     expect(xOf('kube-scheduler')).toBeLessThan(xOf('kube-apiserver'));
     expect(xOf('kubelet')).toBeGreaterThan(xOf('kube-apiserver'));
+  });
+
+  it('fits the desktop column with the worker node below the control plane, in both languages', () => {
+    for (const lang of ['en', 'ja'] as const) {
+      const narrow = graphSvg(g, { id: 'n', lang });
+      const box = (label: string) => {
+        const node = g.nodes.find((n) => n.label === label)!;
+        const m = new RegExp(
+          `data-id="${node.id}"><rect x="([\\d.]+)" y="([\\d.]+)" width="([\\d.]+)" height="([\\d.]+)"`,
+        ).exec(narrow)!;
+        return { x: Number(m[1]), y: Number(m[2]), w: Number(m[3]), h: Number(m[4]) };
+      };
+      expect(Number(/ width="(\d+)"/.exec(narrow)![1])).toBeLessThanOrEqual(COLUMN_WIDTHS.desktop);
+      const api = box('kube-apiserver');
+      // etcd in the left column, level with kube-apiserver; the agents below it, under it.
+      expect(box('etcd').x + box('etcd').w).toBeLessThan(api.x);
+      for (const agent of ['kubelet', 'kube-proxy']) {
+        const b = box(agent);
+        expect(b.y).toBeGreaterThan(api.y + api.h);
+        expect(b.x).toBeGreaterThanOrEqual(api.x);
+        expect(b.x + b.w).toBeLessThanOrEqual(api.x + api.w);
+      }
+      expect(box('container-runtime').y).toBeGreaterThan(box('kubelet').y);
+      // Every edge is still drawn once, and every label is in the figure.
+      expect(count(narrow, /class="kal-fig__link /g)).toBe(g.edges.length);
+      for (const e of g.edges) expect(narrow).toContain(esc(edgeLabel(e, g.counts, lang)));
+    }
   });
 
   it('lays out one group per machine when nodes are not merged', () => {
@@ -294,13 +359,26 @@ describe('classSvg', () => {
     expect(count(svg, /class="kal-fig__mult"/g)).toBe(2 * d.relations.length);
   });
 
-  it('layers Deployment, ReplicaSet, Pod, Node from left to right', () => {
-    const xOf = (kind: string) =>
-      Number(new RegExp(`data-kind="${kind}"><rect x="([\\d.]+)"`).exec(svg)![1]);
-    expect(xOf('Deployment')).toBeLessThan(xOf('ReplicaSet'));
-    expect(xOf('ReplicaSet')).toBeLessThan(xOf('Pod'));
-    expect(xOf('Pod')).toBeLessThan(xOf('Node'));
-    expect(xOf('Service')).toBeLessThan(xOf('EndpointSlice'));
+  it('layers Deployment, ReplicaSet, Pod, Node from top to bottom, two kinds a layer, in the column', () => {
+    const at = (kind: string) => {
+      const m = new RegExp(
+        `data-kind="${kind}"><rect x="([\\d.]+)" y="([\\d.]+)" width="([\\d.]+)"`,
+      ).exec(svg)!;
+      return { x: Number(m[1]), y: Number(m[2]), w: Number(m[3]) };
+    };
+    expect(at('Deployment').y).toBeLessThan(at('ReplicaSet').y);
+    expect(at('ReplicaSet').y).toBeLessThan(at('Pod').y);
+    expect(at('Pod').y).toBeLessThan(at('Node').y);
+    expect(at('Service').y).toBeLessThan(at('EndpointSlice').y);
+    // Service sits beside Deployment, EndpointSlice beside ReplicaSet, Lease beside Pod.
+    expect(at('Service').y).toBe(at('Deployment').y);
+    expect(at('Service').x).toBeGreaterThan(at('Deployment').x + at('Deployment').w);
+    expect(at('Lease').y).toBe(at('Pod').y);
+    // A reference between kinds one above the other runs straight down.
+    const rs = /data-from="ReplicaSet" data-to="Pod"><path d="([^"]+)"/.exec(svg)![1]!;
+    expect(rs.split(' ')).toHaveLength(2);
+    // It fits the desktop column at its own size.
+    expect(Number(/ width="(\d+)"/.exec(svg)![1])).toBeLessThanOrEqual(COLUMN_WIDTHS.desktop);
   });
 
   it('escapes field values', () => {

@@ -52,18 +52,31 @@ describe('figure SVG golden files', () => {
     golden('apply-to-running.sequence-capped.ja.svg', sequenceSvg(d, { id: 'g', lang: 'ja' }));
   });
 
-  it('component graph (nodes merged)', () => {
+  // The wide layout (control plane | kube-apiserver | worker node), as drawn when there is room.
+  it('component graph (nodes merged), wide layout', () => {
     golden(
       'apply-to-running.graph.svg',
-      graphSvg(componentGraph(apply.trace, { mergeNodes: true }), { id: 'g' }),
+      graphSvg(componentGraph(apply.trace, { mergeNodes: true }), { id: 'g', fit: 10_000 }),
     );
   });
 
-  it('component graph in Japanese: edge counts in Japanese (「6 件のリクエスト」), the columns apart to fit them', () => {
+  it('component graph in Japanese, wide layout: edge counts in Japanese (「6 件のリクエスト」), the columns apart to fit them', () => {
     golden(
       'apply-to-running.graph.ja.svg',
-      graphSvg(componentGraph(apply.trace, { mergeNodes: true }), { id: 'g', lang: 'ja' }),
+      graphSvg(componentGraph(apply.trace, { mergeNodes: true }), {
+        id: 'g',
+        lang: 'ja',
+        fit: 10_000,
+      }),
     );
+  });
+
+  // The narrow layout the lessons show (it fits the 632 px column): etcd in the left column, the
+  // worker node below the control plane.
+  it('component graph (nodes merged), narrow layout, in English and Japanese', () => {
+    const g = componentGraph(apply.trace, { mergeNodes: true });
+    golden('apply-to-running.graph-narrow.svg', graphSvg(g, { id: 'g' }));
+    golden('apply-to-running.graph-narrow.ja.svg', graphSvg(g, { id: 'g', lang: 'ja' }));
   });
 
   it('resource diagram', () => {

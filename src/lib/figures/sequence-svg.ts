@@ -2,10 +2,14 @@
 // lifeline per participant with its box on top, one row per step, numbered solid arrows for
 // requests, etcd writes and node-local calls, dashed arrows with open heads for watch deliveries,
 // loops for self-messages and boxes for notes. Width grows with the participants and the labels
-// between them, height with the steps.
+// between them, height with the steps. A diagram that would be wider than the lesson column at its
+// natural spacing is drawn again with tighter spacing (labels and lifeline names wrapped to
+// narrower lines, never smaller text), and the first spacing that fits is kept; one that fits at
+// none keeps its natural spacing and opens full size (Figure.astro).
 import type { SequenceDiagram, SequenceStep } from '../../../sim/index.ts';
 import { FIGURE_STRINGS, type FigureLang } from './strings.ts';
 import {
+  COLUMN_WIDTHS,
   esc,
   line,
   markerRef,
@@ -28,6 +32,8 @@ export interface SequenceSvgOptions {
   numbers?: boolean;
   /** times adds a left gutter with each row's virtual time (default true). */
   times?: boolean;
+  /** fit is the width to fit in if tighter spacing allows (default the desktop column, 632). */
+  fit?: number;
   title?: string;
   description?: string;
   descLang?: string;
@@ -36,14 +42,29 @@ export interface SequenceSvgOptions {
 const FONT = 12;
 const BOX_H = 30;
 const LINE_H = 15;
-/** Labels wrap to lines of at most this many units, so lifelines can stay close together. */
-const LABEL_WRAP = 112;
-const NOTE_WRAP = 200;
-const BOX_WRAP = 110;
 const BOLD = 1.08;
 const ROW = 30;
 const NOTE_ROW = 28;
-const MIN_GAP = 104;
+
+/** Spacing is how tightly a diagram is drawn; SPACINGS go from natural to tightest. */
+interface Spacing {
+  /** labelWrap: labels wrap to lines of at most this many units, so lifelines stay close. */
+  labelWrap: number;
+  noteWrap: number;
+  /** boxWrap: a lifeline's name wraps to this width; boxPad is the space around it. */
+  boxWrap: number;
+  boxPad: number;
+  minBox: number;
+  /** minGap and gapPad: lifelines are at least minGap apart, and gapPad more than their boxes. */
+  minGap: number;
+  gapPad: number;
+}
+const SPACINGS: Spacing[] = [
+  { labelWrap: 112, noteWrap: 200, boxWrap: 110, boxPad: 20, minBox: 84, minGap: 104, gapPad: 16 },
+  { labelWrap: 100, noteWrap: 170, boxWrap: 92, boxPad: 14, minBox: 80, minGap: 96, gapPad: 10 },
+  { labelWrap: 88, noteWrap: 150, boxWrap: 80, boxPad: 10, minBox: 76, minGap: 88, gapPad: 6 },
+  { labelWrap: 78, noteWrap: 120, boxWrap: 72, boxPad: 8, minBox: 70, minGap: 80, gapPad: 4 },
+];
 const LOOP_W = 26;
 const GUTTER_MIN = 40;
 const MARGIN = 12;
@@ -51,6 +72,22 @@ const BADGE_R = 10;
 
 /** sequenceSvg renders the diagram; the number of <line>/<path> arrows equals the arrow steps. */
 export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): string {
+  const fit = opts.fit ?? COLUMN_WIDTHS.desktop;
+  const natural = draw(d, opts, SPACINGS[0]!);
+  if (Math.ceil(natural.width) <= fit) return natural.svg;
+  for (const sp of SPACINGS.slice(1)) {
+    const tighter = draw(d, opts, sp);
+    if (Math.ceil(tighter.width) <= fit) return tighter.svg;
+  }
+  return natural.svg;
+}
+
+function draw(
+  d: SequenceDiagram,
+  opts: SequenceSvgOptions,
+  sp: Spacing,
+): { svg: string; width: number } {
+  const { labelWrap: LABEL_WRAP, noteWrap: NOTE_WRAP, boxWrap: BOX_WRAP, minGap: MIN_GAP } = sp;
   const s = FIGURE_STRINGS[opts.lang ?? 'en'];
   const numbers = opts.numbers ?? true;
   // The time gutter is as wide as its widest label ("120.334 s").
@@ -68,13 +105,15 @@ export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): strin
       at > 0 && textWidth(p, FONT) * BOLD > BOX_WRAP ? [p.slice(0, at), p.slice(at)] : [p];
     return parts.flatMap((part) => wrapLabel(part, BOX_WRAP / BOLD, FONT));
   });
-  const boxW = boxLines.map((ls) => Math.max(...ls.map((l) => textWidth(l, FONT) * BOLD + 20), 84));
+  const boxW = boxLines.map((ls) =>
+    Math.max(...ls.map((l) => textWidth(l, FONT) * BOLD + sp.boxPad), sp.minBox),
+  );
   const boxH = BOX_H + LINE_H * (Math.max(1, ...boxLines.map((ls) => ls.length)) - 1);
   const n = ids.length;
 
   // Gaps between neighbouring lifelines: wide enough for both boxes, then for every label.
   const gaps = Array.from({ length: Math.max(n - 1, 0) }, (_, i) =>
-    Math.max(MIN_GAP, (boxW[i]! + boxW[i + 1]!) / 2 + 16),
+    Math.max(MIN_GAP, (boxW[i]! + boxW[i + 1]!) / 2 + sp.gapPad),
   );
   const badgeW = numbers ? 2 * BADGE_R + 12 : 12;
   // A label wraps only when it is wider than the room the boxes already leave between its two
@@ -233,7 +272,7 @@ export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): strin
   );
   const width = right + MARGIN - left;
   const height = ly + 16;
-  return svgFrame(
+  const svg = svgFrame(
     {
       id: opts.id,
       kind: 'sequence',
@@ -246,6 +285,7 @@ export function sequenceSvg(d: SequenceDiagram, opts: SequenceSvgOptions): strin
     },
     `<g class="kal-fig__times">${timeLabels.join('')}</g>` + heads + body.join('') + legend,
   );
+  return { svg, width };
 }
 
 /** numberBadge draws an arrow's number in a circle, as Mermaid's autonumber does. */

@@ -92,7 +92,7 @@ const ja: FigureStrings = {
   zoomIn: '拡大',
   zoomOut: '縮小',
   zoomActual: '100 %（原寸）',
-  zoomFit: 'ウィンドウに合わせる',
+  zoomFit: '全体をウィンドウに合わせる',
   zoomFitText: '全体',
   zoomClose: '原寸表示を閉じる',
   zoomCloseText: '閉じる',
