@@ -68,6 +68,7 @@ const MESSAGES = {
   kubectl get|describe TYPE [NAME] [-o wide|yaml|json] [-l SELECTOR] [-A] [-w]
   kubectl apply -f -          (use the manifest editor below the console)
   kubectl create deployment NAME --image=IMAGE [--replicas=N]
+  kubectl create pdb NAME --selector=SELECTOR --min-available=N|--max-unavailable=N
   kubectl scale|set image|rollout status|history|undo|restart deployment NAME ...
   kubectl delete TYPE NAME    kubectl cordon|uncordon|drain NODE    kubectl label|taint ...
   kubectl logs POD [-c CONTAINER]      (simulated containers write no log lines)
@@ -83,6 +84,7 @@ Escape or Ctrl+C stops a kubectl get -w.`,
 Run shows what they print, Check runs them and lets the cluster settle. It accepts:
   kubectl get|describe TYPE [NAME] [-o wide|yaml|json] [-l SELECTOR] [-A]
   kubectl create deployment NAME --image=IMAGE [--replicas=N]
+  kubectl create pdb NAME --selector=SELECTOR --min-available=N|--max-unavailable=N
   kubectl scale|set image|rollout status|history|undo|restart deployment NAME ...
   kubectl delete TYPE NAME    kubectl cordon|uncordon|drain NODE    kubectl label|taint ...
   kubectl logs POD [-c CONTAINER]      (simulated containers write no log lines)
@@ -102,6 +104,7 @@ Run shows what they print, Check runs them and lets the cluster settle. It accep
   kubectl get|describe 種類 [名前] [-o wide|yaml|json] [-l セレクター] [-A] [-w]
   kubectl apply -f -          (コンソールの下のマニフェストエディターを使う)
   kubectl create deployment 名前 --image=イメージ [--replicas=N]
+  kubectl create pdb 名前 --selector=セレクター --min-available=N|--max-unavailable=N
   kubectl scale|set image|rollout status|history|undo|restart deployment 名前 ...
   kubectl delete 種類 名前    kubectl cordon|uncordon|drain ノード    kubectl label|taint ...
   kubectl logs Pod [-c コンテナ]      (シミュレーターのコンテナはログを出力しない)
@@ -117,6 +120,7 @@ kubectl get -w は Escape か Ctrl+C で止まります。`,
 「実行」は出力を表示し、「答え合わせ」は実行してクラスターが落ち着いてから採点します。使えるコマンド:
   kubectl get|describe 種類 [名前] [-o wide|yaml|json] [-l セレクター] [-A]
   kubectl create deployment 名前 --image=イメージ [--replicas=N]
+  kubectl create pdb 名前 --selector=セレクター --min-available=N|--max-unavailable=N
   kubectl scale|set image|rollout status|history|undo|restart deployment 名前 ...
   kubectl delete 種類 名前    kubectl cordon|uncordon|drain ノード    kubectl label|taint ...
   kubectl logs Pod [-c コンテナ]      (シミュレーターのコンテナはログを出力しない)
