@@ -96,7 +96,8 @@ export const everything: Selector = newSelector([]);
 export function labelSelectorAsSelector(ls: LabelSelector | undefined | null): Selector {
   if (!ls) return newSelector([], true);
   const reqs: Requirement[] = [];
-  for (const [k, v] of Object.entries(ls.matchLabels ?? {})) reqs.push({ key: k, operator: 'Equals', values: [v] });
+  for (const [k, v] of Object.entries(ls.matchLabels ?? {}))
+    reqs.push({ key: k, operator: 'Equals', values: [v] });
   for (const e of ls.matchExpressions ?? []) reqs.push(fromExpression(e));
   return newSelector(reqs);
 }
@@ -107,7 +108,9 @@ function fromExpression(e: LabelSelectorRequirement): Requirement {
 
 /** selectorFromSet is labels.SelectorFromSet: key=value for every entry. */
 export function selectorFromSet(set: Record<string, string>): Selector {
-  return newSelector(Object.entries(set).map(([k, v]) => ({ key: k, operator: 'Equals' as const, values: [v] })));
+  return newSelector(
+    Object.entries(set).map(([k, v]) => ({ key: k, operator: 'Equals' as const, values: [v] })),
+  );
 }
 
 /** SelectorParseError describes why a selector string did not parse (labels.Parse's error). */
@@ -257,7 +260,8 @@ export function isQualifiedName(value: string): string[] {
   else if (name.length > 63) errs.push('name part must be no more than 63 characters');
   if (!new RegExp(`^${qualifiedNameFmt}$`).test(name))
     errs.push(
-      'name part ' + regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc'),
+      'name part ' +
+        regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc'),
     );
   return errs;
 }
@@ -486,4 +490,40 @@ function newRequirement(key: string, op: ParsedOperator, vals: string[]): Requir
 export function parseSelector(s: string): Selector {
   const reqs = new Parser(s).parse();
   return reqs.length === 0 ? everything : newSelector(reqs);
+}
+
+/**
+ * parseToLabelSelector is metav1.ParseToLabelSelector (apimachinery/pkg/apis/meta/v1/helpers.go):
+ * a selector string as a LabelSelector, equality as matchLabels and the rest as
+ * matchExpressions (`a!=b` is `a NotIn (b)`); `>` and `<` have no LabelSelector form.
+ */
+export function parseToLabelSelector(s: string): LabelSelector {
+  const ls: LabelSelector = {};
+  for (const r of newSelector(new Parser(s).parse()).requirements) {
+    switch (r.operator) {
+      case 'Equals':
+        (ls.matchLabels ??= {})[r.key] = r.values[0];
+        break;
+      case 'NotEquals':
+        (ls.matchExpressions ??= []).push({ key: r.key, operator: 'NotIn', values: [...r.values] });
+        break;
+      case 'In':
+      case 'NotIn':
+        (ls.matchExpressions ??= []).push({
+          key: r.key,
+          operator: r.operator,
+          values: [...r.values],
+        });
+        break;
+      case 'Exists':
+      case 'DoesNotExist':
+        (ls.matchExpressions ??= []).push({ key: r.key, operator: r.operator });
+        break;
+      default:
+        throw new SelectorParseError(
+          `"${r.operator === 'Gt' ? 'gt' : 'lt'}" isn't supported in label selectors`,
+        );
+    }
+  }
+  return ls;
 }

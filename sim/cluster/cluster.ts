@@ -55,6 +55,8 @@ export interface CommandOutput {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** terminal is both streams in write order, when they interleave (kubectl's KubectlResult). */
+  terminal?: string;
 }
 
 export interface ClusterOptions {

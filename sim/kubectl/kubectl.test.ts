@@ -499,6 +499,12 @@ describe('kubectl cordon, drain, label, taint', () => {
     expect(ok.stdout).toBe(
       'node/node-1 already cordoned\nevicting pod default/web-5d78c9b8f7-2xkqp\nevicting pod default/web-5d78c9b8f7-9abcd\npod/web-5d78c9b8f7-2xkqp evicted\npod/web-5d78c9b8f7-9abcd evicted\nnode/node-1 drained\n',
     );
+    // A terminal shows the warning where drain wrote it: after the cordon, before the evictions
+    // (drain.go prints the pod list's warnings to ErrOut, then evicts).
+    expect(ok.terminal).toBe(
+      'node/node-1 already cordoned\nWarning: ignoring DaemonSet-managed Pods: kube-system/kube-proxy-x7k2p\nevicting pod default/web-5d78c9b8f7-2xkqp\nevicting pod default/web-5d78c9b8f7-9abcd\npod/web-5d78c9b8f7-2xkqp evicted\npod/web-5d78c9b8f7-9abcd evicted\nnode/node-1 drained\n',
+    );
+    expect(r.terminal).toBeUndefined();
     expect(
       api.get<Pod>('test', 'pods', 'default', 'web-5d78c9b8f7-2xkqp').metadata.deletionTimestamp,
     ).toBeDefined();

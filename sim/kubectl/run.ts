@@ -117,6 +117,11 @@ export interface KubectlResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /**
+   * terminal is both streams in the order kubectl wrote them, as a terminal shows them (drain
+   * writes a warning to stderr between lines of stdout); absent when all of stdout came first.
+   */
+  terminal?: string;
   /** watch is set by `kubectl get -w`: what to print as objects change (see watchRows). */
   watch?: KubectlWatch;
 }
@@ -200,9 +205,26 @@ export function isMap(v: unknown): v is Record<string, unknown> {
 
 export class Run {
   readonly ctx: KubectlContext;
-  stdout = '';
-  stderr = '';
   failed = false;
+  private out_ = '';
+  private err_ = '';
+  /** written is both streams in write order (commands only ever append to either). */
+  private written = '';
+
+  get stdout(): string {
+    return this.out_;
+  }
+  set stdout(s: string) {
+    this.written += s.slice(this.out_.length);
+    this.out_ = s;
+  }
+  get stderr(): string {
+    return this.err_;
+  }
+  set stderr(s: string) {
+    this.written += s.slice(this.err_.length);
+    this.err_ = s;
+  }
 
   constructor(ctx: KubectlContext) {
     this.ctx = ctx;
@@ -332,6 +354,7 @@ export class Run {
       stderr: this.stderr,
       exitCode: this.failed ? 1 : 0,
     };
+    if (this.written !== this.stdout + this.stderr) res.terminal = this.written;
     if (this.watch && !this.failed) res.watch = this.watch;
     return res;
   }

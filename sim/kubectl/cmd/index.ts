@@ -8,6 +8,7 @@ import { apiResources } from './apiresources.ts';
 import { apply } from './apply.ts';
 import { create, createGroup } from './create/create.ts';
 import { createDeployment } from './create/deployment.ts';
+import { createPodDisruptionBudget } from './create/poddisruptionbudget.ts';
 import { deleteCmd } from './delete.ts';
 import { describe } from './describe.ts';
 import { cordonCmd, drain, uncordonCmd } from './drain.ts';
@@ -34,6 +35,7 @@ export const COMMANDS = [
   apply,
   create,
   createDeployment,
+  createPodDisruptionBudget,
   scale,
   setImage,
   rolloutHistory,

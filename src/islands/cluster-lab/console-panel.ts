@@ -3,6 +3,7 @@
 // completion, and `kubectl get -w` rows streaming in as virtual time plays.
 
 import { complete, lineLabel, localOutput, parseConsoleLine } from '../../lib/console.ts';
+import { terminalText } from '../../lib/terminal.ts';
 import { MAX_TRANSCRIPT, type TranscriptLine } from './lab-state.ts';
 import { $, type Lab, type Panel } from './lab.ts';
 import type { CommandResult } from './protocol.ts';
@@ -32,7 +33,7 @@ export function consolePanel(lab: Lab): ConsolePanel {
 
   function print(line: string, out: CommandResult, action?: number): void {
     const sep = output.textContent ? '\n' : '';
-    append(`${sep}$ ${line}\n${out.stdout}${out.stderr}`);
+    append(`${sep}$ ${line}\n${terminalText(out)}`);
     transcript.push(action === undefined ? { line } : { line, action });
     if (transcript.length > MAX_TRANSCRIPT) transcript.shift();
   }

@@ -2,6 +2,7 @@
 // `kubectl apply -f -` on stdin, the same path a scenario's apply step takes
 // (sim/scenario/runner.ts#runStep), so kubectl's own messages, line numbers included, come back.
 
+import { terminalText } from '../../lib/terminal.ts';
 import type { ConsolePanel } from './console-panel.ts';
 import { MAX_MANIFEST } from './lab-state.ts';
 import { $, type Lab, type Panel } from './lab.ts';
@@ -32,7 +33,7 @@ export function manifestPanel(lab: Lab, console: ConsolePanel): Panel {
     const out = res.result!;
     console.print(t.manifestLine, out, res.state.actions.length - 1);
     // Keep the text on an error, so the learner can fix the line kubectl names.
-    result.textContent = `${out.stdout}${out.stderr}`.trim();
+    result.textContent = terminalText(out).trim();
     result.dataset.tone = out.exitCode === 0 ? 'ok' : 'bad';
     lab.setHash();
   });

@@ -103,6 +103,8 @@ export interface CommandResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** terminal is both streams in write order, when they interleave (see sim/kubectl terminalText). */
+  terminal?: string;
 }
 
 /** FiguresWindow is the part of the run "Figures of my run" draws. */

@@ -33,8 +33,8 @@ export function perform(
 ): { result?: CommandResult; watch?: KubectlWatch } {
   const c = run.cluster;
   if ('kubectl' in a) {
-    const { stdout, stderr, exitCode, watch } = c.kubectl(a.kubectl, a.stdin);
-    return { result: { stdout, stderr, exitCode }, ...(watch ? { watch } : {}) };
+    const { watch, ...result } = c.kubectl(a.kubectl, a.stdin);
+    return { result, ...(watch ? { watch } : {}) };
   }
   if ('exec' in a) return { result: c.exec(a.node, a.exec) };
   c.fault(a.fault as Parameters<typeof c.fault>[0], a.node);

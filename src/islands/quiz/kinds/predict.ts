@@ -1,5 +1,6 @@
 // Predict: a choice or a number, and, once the key is revealed, what the cluster showed (the
 // question's `observe` command) next to the prediction.
+import { terminalText } from '../../../lib/terminal.ts';
 import type { Answer } from '../../../quiz/grade.ts';
 import type { GradeResult } from '../protocol.ts';
 import { el, heading } from '../dom.ts';
@@ -27,7 +28,7 @@ export function predictView(ctx: Ctx): KindView {
       mine.append(heading(t.yourPrediction), el('p', yours));
       const pre = el(
         'pre',
-        outputs.map((o) => `$ ${o.command}\n${o.output.stdout}${o.output.stderr}`).join('\n'),
+        outputs.map((o) => `$ ${o.command}\n${terminalText(o.output)}`).join('\n'),
       );
       pre.tabIndex = 0;
       const theirs = el('div');

@@ -1,5 +1,6 @@
 // Task: kubectl and ssh commands typed into a console. Run shows their output at the task's start;
 // Check runs them, lets the cluster settle and measures the checks.
+import { terminalText } from '../../../lib/terminal.ts';
 import type { Answer, Grade } from '../../../quiz/grade.ts';
 import type { GradeResult } from '../protocol.ts';
 import { fmt } from '../strings.ts';
@@ -14,9 +15,7 @@ export function taskView(ctx: Ctx): KindView {
   function print(outputs: NonNullable<Grade['outputs']>): void {
     if (!out) return;
     out.hidden = false;
-    out.textContent = outputs
-      .map((o) => `$ ${o.command}\n${o.output.stdout}${o.output.stderr}`)
-      .join('\n');
+    out.textContent = outputs.map((o) => `$ ${o.command}\n${terminalText(o.output)}`).join('\n');
   }
 
   run?.addEventListener('click', () => {
