@@ -16,6 +16,55 @@ export function golden(url: URL, got: string): void {
     writeFileSync(path, got);
     return;
   }
-  if (!existsSync(path)) throw new Error(`missing golden file ${path}; run with UPDATE_GOLDEN=1 (outside CI) to create it`);
+  if (!existsSync(path))
+    throw new Error(
+      `missing golden file ${path}; run with UPDATE_GOLDEN=1 (outside CI) to create it`,
+    );
   expect(got).toBe(readFileSync(path, 'utf8'));
+}
+
+/**
+ * webDeploymentManifest is the `web` Deployment the kubectl, PodDisruptionBudget and disruption
+ * tests apply: 3 replicas of nginx (image nginx:1.27 unless given) labelled app=web, with
+ * containerPort 80 when port is set.
+ */
+export function webDeploymentManifest(o: { image?: string; port?: boolean } = {}): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: ${o.image ?? 'nginx:1.27'}
+${o.port ? '        ports:\n        - containerPort: 80\n' : ''}`;
+}
+
+/**
+ * webScenario is a scenario (seed 1) that applies webDeploymentManifest() at 0 s, then its other
+ * steps (scenario YAML, indented as a step), and runs until `until`.
+ */
+export function webScenario(name: string, o: { steps?: string; until?: string } = {}): string {
+  const manifest = webDeploymentManifest()
+    .trimEnd()
+    .split('\n')
+    .map((l) => `      ${l}`)
+    .join('\n');
+  return `name: ${name}
+seed: 1
+steps:
+  - at: 0s
+    apply: |
+${manifest}
+${o.steps ?? ''}until: ${o.until ?? '60s'}
+`;
 }

@@ -1,6 +1,60 @@
 // Mirrors staging/src/k8s.io/api/{core/v1,apps/v1,discovery/v1,coordination/v1,events}/types.go
 // as the JSON the API returns: field names, optionality and string enums are upstream's.
+// Here are the structs several kinds share (metadata, PodSpec, references, conditions) and the
+// subresource bodies; each kind's own type sits in its folder (sim/registry/<group>/<resource>/
+// types.ts) and is re-exported below, so `import type { Pod } from 'api/types.ts'` keeps working.
+// AnyObject and ResourceName come from the discovery table (apiserver/discovery.ts).
 // Simplification: only the fields the simulator reads or writes are declared.
+
+export type { AnyObject, ResourceName } from '../apiserver/discovery.ts';
+export type {
+  ContainerState,
+  ContainerStateRunning,
+  ContainerStateTerminated,
+  ContainerStateWaiting,
+  ContainerStatus,
+  Pod,
+  PodCondition,
+  PodIP,
+  PodPhase,
+  PodStatus,
+} from '../registry/core/pods/types.ts';
+export type {
+  ContainerImage,
+  Node,
+  NodeAddress,
+  NodeCondition,
+  NodeSpec,
+  NodeStatus,
+  NodeSystemInfo,
+} from '../registry/core/nodes/types.ts';
+export type { Service, ServicePort, ServiceSpec } from '../registry/core/services/types.ts';
+export type { Event, EventSeries } from '../registry/core/events/types.ts';
+export type { Namespace } from '../registry/core/namespaces/types.ts';
+export type { ServiceAccount } from '../registry/core/serviceaccounts/types.ts';
+export type { ConfigMap } from '../registry/core/configmaps/types.ts';
+export type {
+  Deployment,
+  DeploymentCondition,
+  DeploymentSpec,
+  DeploymentStatus,
+  DeploymentStrategy,
+} from '../registry/apps/deployments/types.ts';
+export type {
+  ReplicaSet,
+  ReplicaSetCondition,
+  ReplicaSetSpec,
+  ReplicaSetStatus,
+} from '../registry/apps/replicasets/types.ts';
+export type { DaemonSet } from '../registry/apps/daemonsets/types.ts';
+export type { Lease, LeaseSpec } from '../registry/coordination/leases/types.ts';
+export type {
+  Endpoint,
+  EndpointConditions,
+  EndpointPort,
+  EndpointSlice,
+} from '../registry/discovery/endpointslices/types.ts';
+export type { PodDisruptionBudget } from '../registry/policy/poddisruptionbudgets/types.ts';
 
 /** Time is an RFC 3339 timestamp with second precision, as metav1.Time serialises. */
 export type Time = string;
@@ -229,168 +283,9 @@ export interface PodSpec {
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
-export interface PodCondition {
-  type: string;
-  status: ConditionStatus;
-  lastProbeTime?: Time | null;
-  lastTransitionTime?: Time;
-  reason?: string;
-  message?: string;
-  observedGeneration?: number;
-}
-
-export interface ContainerStateWaiting {
-  reason?: string;
-  message?: string;
-}
-export interface ContainerStateRunning {
-  startedAt?: Time;
-}
-export interface ContainerStateTerminated {
-  exitCode: number;
-  signal?: number;
-  reason?: string;
-  message?: string;
-  startedAt?: Time;
-  finishedAt?: Time;
-  containerID?: string;
-}
-export interface ContainerState {
-  waiting?: ContainerStateWaiting;
-  running?: ContainerStateRunning;
-  terminated?: ContainerStateTerminated;
-}
-
-export interface ContainerStatus {
-  name: string;
-  state: ContainerState;
-  lastState: ContainerState;
-  ready: boolean;
-  restartCount: number;
-  image: string;
-  imageID: string;
-  containerID?: string;
-  started?: boolean;
-}
-
-export interface PodIP {
-  ip: string;
-}
-
-export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
-
-export interface PodStatus {
-  phase?: PodPhase;
-  conditions?: PodCondition[];
-  message?: string;
-  reason?: string;
-  nominatedNodeName?: string;
-  hostIP?: string;
-  hostIPs?: PodIP[];
-  podIP?: string;
-  podIPs?: PodIP[];
-  startTime?: Time;
-  initContainerStatuses?: ContainerStatus[];
-  containerStatuses?: ContainerStatus[];
-  qosClass?: 'Guaranteed' | 'Burstable' | 'BestEffort';
-}
-
-export interface Pod extends KubeObject {
-  apiVersion: 'v1';
-  kind: 'Pod';
-  spec: PodSpec;
-  status: PodStatus;
-}
-
 export interface PodTemplateSpec {
   metadata?: ObjectMetaInput;
   spec: PodSpec;
-}
-
-export interface NodeCondition {
-  type: string;
-  status: ConditionStatus;
-  lastHeartbeatTime?: Time;
-  lastTransitionTime?: Time;
-  reason?: string;
-  message?: string;
-}
-
-export interface NodeAddress {
-  type: 'InternalIP' | 'ExternalIP' | 'Hostname';
-  address: string;
-}
-
-export interface NodeSystemInfo {
-  machineID: string;
-  systemUUID: string;
-  bootID: string;
-  kernelVersion: string;
-  osImage: string;
-  containerRuntimeVersion: string;
-  kubeletVersion: string;
-  kubeProxyVersion: string;
-  operatingSystem: string;
-  architecture: string;
-}
-
-export interface ContainerImage {
-  names: string[];
-  sizeBytes: number;
-}
-
-export interface NodeSpec {
-  podCIDR?: string;
-  podCIDRs?: string[];
-  unschedulable?: boolean;
-  taints?: Taint[];
-}
-
-export interface NodeStatus {
-  capacity?: ResourceList;
-  allocatable?: ResourceList;
-  conditions?: NodeCondition[];
-  addresses?: NodeAddress[];
-  nodeInfo?: NodeSystemInfo;
-  images?: ContainerImage[];
-}
-
-export interface Node extends KubeObject {
-  apiVersion: 'v1';
-  kind: 'Node';
-  spec: NodeSpec;
-  status: NodeStatus;
-}
-
-export interface ServicePort {
-  name?: string;
-  protocol?: 'TCP' | 'UDP' | 'SCTP';
-  port: number;
-  targetPort?: number | string;
-  nodePort?: number;
-}
-
-export interface ServiceSpec {
-  type?: 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
-  selector?: Record<string, string>;
-  ports?: ServicePort[];
-  clusterIP?: string;
-  clusterIPs?: string[];
-  externalIPs?: string[];
-  sessionAffinity?: 'None' | 'ClientIP';
-  internalTrafficPolicy?: 'Cluster' | 'Local';
-  externalTrafficPolicy?: 'Cluster' | 'Local';
-  healthCheckNodePort?: number;
-  allocateLoadBalancerNodePorts?: boolean;
-  ipFamilies?: string[];
-  ipFamilyPolicy?: string;
-}
-
-export interface Service extends KubeObject {
-  apiVersion: 'v1';
-  kind: 'Service';
-  spec: ServiceSpec;
-  status: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } };
 }
 
 export interface ObjectReference {
@@ -403,201 +298,13 @@ export interface ObjectReference {
   fieldPath?: string;
 }
 
-/** EventSeries is a core/v1 EventSeries: an events.k8s.io/v1 Event's repeats. */
-export interface EventSeries {
-  count: number;
-  lastObservedTime: MicroTime;
-}
-
-/**
- * Event is a core/v1 Event, as `kubectl get events` and `describe` read it. An Event written
- * through events.k8s.io/v1 is stored the same (pkg/apis/events/v1 conversion): regarding is
- * involvedObject, note is message, reportingController is reportingComponent, and its
- * deprecatedSource/FirstTimestamp/LastTimestamp/Count are the empty source, null timestamps and
- * no count; it has eventTime, action and, once repeated, series instead.
- */
-export interface Event extends KubeObject {
-  apiVersion: 'v1';
-  kind: 'Event';
-  involvedObject: ObjectReference;
-  reason: string;
-  message: string;
-  source: { component?: string; host?: string };
-  firstTimestamp: Time | null;
-  lastTimestamp: Time | null;
-  count?: number;
-  type: 'Normal' | 'Warning';
-  eventTime?: MicroTime | null;
-  series?: EventSeries;
-  action?: string;
-  related?: ObjectReference;
-  reportingComponent: string;
-  reportingInstance: string;
-}
-
 export interface LocalObjectReference {
   name?: string;
-}
-
-/** ServiceAccount is a core/v1 ServiceAccount (staging/src/k8s.io/api/core/v1/types.go). */
-export interface ServiceAccount extends KubeObject {
-  apiVersion: 'v1';
-  kind: 'ServiceAccount';
-  secrets?: ObjectReference[];
-  imagePullSecrets?: LocalObjectReference[];
-  automountServiceAccountToken?: boolean;
-}
-
-/** ConfigMap is a core/v1 ConfigMap. */
-export interface ConfigMap extends KubeObject {
-  apiVersion: 'v1';
-  kind: 'ConfigMap';
-  data?: Record<string, string>;
-  binaryData?: Record<string, string>;
-  immutable?: boolean;
 }
 
 // ---- apps/v1 ----
 
 export type IntOrString = number | string;
-
-export interface DeploymentStrategy {
-  type?: 'RollingUpdate' | 'Recreate';
-  rollingUpdate?: { maxUnavailable?: IntOrString; maxSurge?: IntOrString };
-}
-
-export interface DeploymentSpec {
-  replicas?: number;
-  selector: LabelSelector;
-  template: PodTemplateSpec;
-  strategy?: DeploymentStrategy;
-  minReadySeconds?: number;
-  revisionHistoryLimit?: number;
-  paused?: boolean;
-  progressDeadlineSeconds?: number;
-}
-
-export interface DeploymentCondition {
-  type: 'Available' | 'Progressing' | 'ReplicaFailure';
-  status: ConditionStatus;
-  lastUpdateTime?: Time;
-  lastTransitionTime?: Time;
-  reason?: string;
-  message?: string;
-}
-
-export interface DeploymentStatus {
-  observedGeneration?: number;
-  replicas?: number;
-  updatedReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  unavailableReplicas?: number;
-  terminatingReplicas?: number;
-  conditions?: DeploymentCondition[];
-  collisionCount?: number;
-}
-
-export interface Deployment extends KubeObject {
-  apiVersion: 'apps/v1';
-  kind: 'Deployment';
-  spec: DeploymentSpec;
-  status: DeploymentStatus;
-}
-
-export interface ReplicaSetSpec {
-  replicas?: number;
-  minReadySeconds?: number;
-  selector: LabelSelector;
-  template: PodTemplateSpec;
-}
-
-export interface ReplicaSetCondition {
-  type: string;
-  status: ConditionStatus;
-  lastTransitionTime?: Time;
-  reason?: string;
-  message?: string;
-}
-
-export interface ReplicaSetStatus {
-  replicas: number;
-  fullyLabeledReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  terminatingReplicas?: number;
-  observedGeneration?: number;
-  conditions?: ReplicaSetCondition[];
-}
-
-export interface ReplicaSet extends KubeObject {
-  apiVersion: 'apps/v1';
-  kind: 'ReplicaSet';
-  spec: ReplicaSetSpec;
-  status: ReplicaSetStatus;
-}
-
-// ---- discovery/v1 ----
-
-export interface EndpointConditions {
-  ready?: boolean;
-  serving?: boolean;
-  terminating?: boolean;
-}
-
-export interface Endpoint {
-  addresses: string[];
-  conditions: EndpointConditions;
-  nodeName?: string;
-  zone?: string;
-  targetRef?: ObjectReference;
-}
-
-export interface EndpointPort {
-  name?: string;
-  protocol?: 'TCP' | 'UDP' | 'SCTP';
-  port?: number;
-}
-
-export interface EndpointSlice extends KubeObject {
-  apiVersion: 'discovery.k8s.io/v1';
-  kind: 'EndpointSlice';
-  addressType: 'IPv4' | 'IPv6' | 'FQDN';
-  endpoints: Endpoint[];
-  ports: EndpointPort[] | null;
-}
-
-// ---- coordination/v1 ----
-
-export interface LeaseSpec {
-  holderIdentity?: string;
-  leaseDurationSeconds?: number;
-  acquireTime?: MicroTime;
-  renewTime?: MicroTime;
-  leaseTransitions?: number;
-}
-
-export interface Lease extends KubeObject {
-  apiVersion: 'coordination.k8s.io/v1';
-  kind: 'Lease';
-  spec: LeaseSpec;
-}
-
-// ---- apps/v1 DaemonSet (bootstrap only) ----
-
-export interface DaemonSet extends KubeObject {
-  apiVersion: 'apps/v1';
-  kind: 'DaemonSet';
-  spec: { selector: LabelSelector; template: PodTemplateSpec };
-  status: {
-    currentNumberScheduled: number;
-    desiredNumberScheduled: number;
-    numberReady: number;
-    numberMisscheduled: number;
-    updatedNumberScheduled?: number;
-    numberAvailable?: number;
-  };
-}
 
 /** Binding is the body of a POST to pods/binding. */
 export interface Binding {
@@ -606,37 +313,6 @@ export interface Binding {
   metadata: { name: string; namespace: string; uid?: string };
   target: { apiVersion?: string; kind: 'Node'; name: string };
 }
-
-export type AnyObject =
-  | Pod
-  | Node
-  | Service
-  | Event
-  | Deployment
-  | ReplicaSet
-  | EndpointSlice
-  | Lease
-  | DaemonSet
-  | Namespace
-  | ServiceAccount
-  | ConfigMap
-  | PodDisruptionBudget;
-
-/** ResourceName is the lower-case plural resource, as in REST paths and `kubectl get`. */
-export type ResourceName =
-  | 'pods'
-  | 'nodes'
-  | 'services'
-  | 'events'
-  | 'deployments'
-  | 'replicasets'
-  | 'endpointslices'
-  | 'leases'
-  | 'daemonsets'
-  | 'namespaces'
-  | 'serviceaccounts'
-  | 'configmaps'
-  | 'poddisruptionbudgets';
 
 // ---- policy/v1 ----
 
@@ -648,28 +324,6 @@ export interface MetaCondition {
   lastTransitionTime: Time;
   reason: string;
   message: string;
-}
-
-/** PodDisruptionBudget is policy/v1 PodDisruptionBudget (k8s.io/api/policy/v1/types.go). */
-export interface PodDisruptionBudget extends KubeObject {
-  apiVersion: 'policy/v1';
-  kind: 'PodDisruptionBudget';
-  spec: {
-    minAvailable?: IntOrString;
-    maxUnavailable?: IntOrString;
-    selector?: LabelSelector;
-    unhealthyPodEvictionPolicy?: 'IfHealthyBudget' | 'AlwaysAllow';
-  };
-  status: {
-    observedGeneration?: number;
-    /** disruptedPods maps a Pod's name to when kube-apiserver admitted its eviction. */
-    disruptedPods?: Record<string, Time>;
-    disruptionsAllowed: number;
-    currentHealthy: number;
-    desiredHealthy: number;
-    expectedPods: number;
-    conditions?: MetaCondition[];
-  };
 }
 
 /** Eviction is policy/v1 Eviction, POSTed to pods/eviction. */
@@ -693,11 +347,4 @@ export interface Scale {
   >;
   spec: { replicas?: number };
   status: { replicas: number; selector?: string };
-}
-
-export interface Namespace extends KubeObject {
-  apiVersion: 'v1';
-  kind: 'Namespace';
-  spec: { finalizers?: string[] };
-  status: { phase: 'Active' | 'Terminating' };
 }

@@ -5,18 +5,29 @@
 // (registry.ts), kubectl's name resolution (the RESTMapper, resolveResource below), `kubectl
 // api-resources` and `kubectl get all` all read it. Adding a kind is one row here plus its folder
 // (see sim/README.md, "Adding a kind").
-// Each row points at its kind's rules (strategy and printer) in sim/registry/<group>/<resource>/.
-// Simplification: kubectl reads this table directly instead of GETting /api and /apis (client-go's
-// cached discovery), so no discovery requests appear in the trace.
+// Each row points at its kind's folder, sim/registry/<group>/<resource>/: its Go type for decoding
+// (types.ts) and its rules (strategy, printer, describer). AnyObject and ResourceName, the types
+// of every served object and stored plural, are derived from the rows below.
+// kubectl keeps discovery in a disk cache (~/.kube/cache/discovery/<host>/) for 6 hours
+// (staging/src/k8s.io/cli-runtime/pkg/genericclioptions/config_flags.go ToDiscoveryClient,
+// client-go discovery/cached/disk), so a kubectl that has talked to the cluster in the last six
+// hours sends no discovery request before its own.
+// Simplification: kubectl's cache is always warm and never refreshed: it reads this table
+// directly and never GETs /api and /apis, as a first command on a fresh machine, a name the cache
+// does not resolve, or `kubectl api-resources` (which invalidates the cache unless --cached:
+// pkg/cmd/apiresources) would; so no discovery requests appear in the trace.
 
-/** APIResource is one row of discovery (metav1.APIResource), with what storage needs. */
-export interface APIResource {
+/**
+ * APIResource is one row of discovery (metav1.APIResource), with what storage needs. O is the
+ * TypeScript type of the row's objects (never for a row no client writes), R its plural.
+ */
+export interface APIResource<O = unknown, R extends string = string> {
   /** group is the API group; "" for the core group. */
   group: string;
   version: string;
   kind: string;
   /** resource is the lower-case plural, as in REST paths: "pods", "deployments". */
-  resource: string;
+  resource: R;
   /** singular is discovery's singularName: "pod", "deployment". */
   singular: string;
   /** shortNames as `kubectl api-resources` lists them (the storage's ShortNames()). */
@@ -39,6 +50,18 @@ export interface APIResource {
    * computes on each request (componentstatuses).
    */
   etcdPrefix?: string;
+  /**
+   * sharesStorageWith names the group whose row of the same resource stores the objects, when
+   * this row serves them in another group's version (events.k8s.io/v1 Events are core/v1 Events
+   * converted: pkg/registry/events/rest reuses the core event storage). kube-apiserver's storage
+   * and a plural's lookup (apiResource) use the owning row.
+   */
+  sharesStorageWith?: string;
+  /**
+   * schema is the kind's Go type for strict decoding (api/schema.ts), from its folder's types.ts;
+   * absent for a row whose bodies no client sends.
+   */
+  schema?: KindSchema<O>;
   /** rules are the kind's strategy and printer, from its folder under sim/registry/. */
   rules: KindRules;
 }
@@ -81,6 +104,20 @@ import {
   serviceAccountPrinter,
 } from '../registry/core/serviceaccounts/printers.ts';
 import type { KindRules } from '../registry/rules.ts';
+import type { KindSchema } from '../api/schema.ts';
+import { daemonSetSchema } from '../registry/apps/daemonsets/types.ts';
+import { deploymentSchema } from '../registry/apps/deployments/types.ts';
+import { replicaSetSchema } from '../registry/apps/replicasets/types.ts';
+import { leaseSchema } from '../registry/coordination/leases/types.ts';
+import { configMapSchema } from '../registry/core/configmaps/types.ts';
+import { eventSchema } from '../registry/core/events/types.ts';
+import { namespaceSchema } from '../registry/core/namespaces/types.ts';
+import { nodeSchema } from '../registry/core/nodes/types.ts';
+import { podSchema } from '../registry/core/pods/types.ts';
+import { serviceAccountSchema } from '../registry/core/serviceaccounts/types.ts';
+import { serviceSchema } from '../registry/core/services/types.ts';
+import { endpointSliceSchema } from '../registry/discovery/endpointslices/types.ts';
+import { podDisruptionBudgetSchema } from '../registry/policy/poddisruptionbudgets/types.ts';
 
 const ALL_VERBS = [
   'create',
@@ -93,10 +130,10 @@ const ALL_VERBS = [
   'watch',
 ];
 
-interface Row {
+interface Row<O, R extends string> {
   group?: string;
   kind: string;
-  resource: string;
+  resource: R;
   namespaced: boolean;
   shortNames?: string[];
   categories?: string[];
@@ -105,11 +142,13 @@ interface Row {
   tracksGeneration?: boolean;
   /** etcd names the etcd directory when it is not the resource; false when not stored. */
   etcd?: string | false;
+  sharesStorageWith?: string;
+  schema?: KindSchema<O>;
   rules: KindRules;
 }
 
-function row(r: Row): APIResource {
-  const out: APIResource = {
+function row<O = never, R extends string = string>(r: Row<O, R>): APIResource<O, R> {
+  const out: APIResource<O, R> = {
     group: r.group ?? '',
     version: 'v1',
     kind: r.kind,
@@ -124,6 +163,8 @@ function row(r: Row): APIResource {
     rules: r.rules,
   };
   if (r.etcd !== false) out.etcdPrefix = `/registry/${r.etcd ?? r.resource}/`;
+  if (r.sharesStorageWith !== undefined) out.sharesStorageWith = r.sharesStorageWith;
+  if (r.schema) out.schema = r.schema;
   return out;
 }
 
@@ -132,7 +173,7 @@ function row(r: Row): APIResource {
  * groups alphabetically, resources alphabetically within a group (as aggregated discovery lists
  * them). `kubectl get all` expands the "all" category in this order.
  */
-export const API_RESOURCES: readonly APIResource[] = [
+export const API_RESOURCES = [
   // pkg/registry/core/componentstatus/rest.go: computed on each GET/LIST, never stored.
   row({
     kind: 'ComponentStatus',
@@ -145,6 +186,7 @@ export const API_RESOURCES: readonly APIResource[] = [
   }),
   row({
     kind: 'ConfigMap',
+    schema: configMapSchema,
     resource: 'configmaps',
     namespaced: true,
     shortNames: ['cm'],
@@ -156,6 +198,7 @@ export const API_RESOURCES: readonly APIResource[] = [
   }),
   row({
     kind: 'Event',
+    schema: eventSchema,
     resource: 'events',
     namespaced: true,
     shortNames: ['ev'],
@@ -164,6 +207,7 @@ export const API_RESOURCES: readonly APIResource[] = [
   // pkg/registry/core/namespace/storage: no DeleteCollection.
   row({
     kind: 'Namespace',
+    schema: namespaceSchema,
     resource: 'namespaces',
     namespaced: false,
     shortNames: ['ns'],
@@ -177,6 +221,7 @@ export const API_RESOURCES: readonly APIResource[] = [
   }),
   row({
     kind: 'Node',
+    schema: nodeSchema,
     resource: 'nodes',
     namespaced: false,
     shortNames: ['no'],
@@ -186,6 +231,7 @@ export const API_RESOURCES: readonly APIResource[] = [
   }),
   row({
     kind: 'Pod',
+    schema: podSchema,
     resource: 'pods',
     namespaced: true,
     shortNames: ['po'],
@@ -195,6 +241,7 @@ export const API_RESOURCES: readonly APIResource[] = [
   }),
   row({
     kind: 'ServiceAccount',
+    schema: serviceAccountSchema,
     resource: 'serviceaccounts',
     namespaced: true,
     shortNames: ['sa'],
@@ -202,6 +249,7 @@ export const API_RESOURCES: readonly APIResource[] = [
   }),
   row({
     kind: 'Service',
+    schema: serviceSchema,
     resource: 'services',
     namespaced: true,
     shortNames: ['svc'],
@@ -213,6 +261,7 @@ export const API_RESOURCES: readonly APIResource[] = [
   row({
     group: 'apps',
     kind: 'DaemonSet',
+    schema: daemonSetSchema,
     resource: 'daemonsets',
     namespaced: true,
     shortNames: ['ds'],
@@ -224,6 +273,7 @@ export const API_RESOURCES: readonly APIResource[] = [
   row({
     group: 'apps',
     kind: 'Deployment',
+    schema: deploymentSchema,
     resource: 'deployments',
     namespaced: true,
     shortNames: ['deploy'],
@@ -239,6 +289,7 @@ export const API_RESOURCES: readonly APIResource[] = [
   row({
     group: 'apps',
     kind: 'ReplicaSet',
+    schema: replicaSetSchema,
     resource: 'replicasets',
     namespaced: true,
     shortNames: ['rs'],
@@ -254,6 +305,7 @@ export const API_RESOURCES: readonly APIResource[] = [
   row({
     group: 'coordination.k8s.io',
     kind: 'Lease',
+    schema: leaseSchema,
     resource: 'leases',
     namespaced: true,
     rules: { printer: leasePrinter },
@@ -261,14 +313,29 @@ export const API_RESOURCES: readonly APIResource[] = [
   row({
     group: 'discovery.k8s.io',
     kind: 'EndpointSlice',
+    schema: endpointSliceSchema,
     resource: 'endpointslices',
     namespaced: true,
     rules: { printer: endpointSlicePrinter, describe: describeEndpointSliceObject },
+  }),
+  // pkg/registry/events/rest/storage_events.go: the core Event storage served as events.k8s.io/v1
+  // (the same objects, converted; kube-scheduler writes through it: client/events-v1.ts).
+  // Simplification: kubectl reads it through the core/v1 endpoint, so `kubectl get
+  // events.events.k8s.io -o yaml` shows the Events in their core/v1 form.
+  row({
+    group: 'events.k8s.io',
+    kind: 'Event',
+    resource: 'events',
+    namespaced: true,
+    shortNames: ['ev'],
+    sharesStorageWith: '',
+    rules: { strategy: eventStrategy, printer: eventPrinter },
   }),
   // pkg/registry/policy/poddisruptionbudget (sim/registry/policy/poddisruptionbudgets/).
   row({
     group: 'policy',
     kind: 'PodDisruptionBudget',
+    schema: podDisruptionBudgetSchema,
     resource: 'poddisruptionbudgets',
     namespaced: true,
     shortNames: ['pdb'],
@@ -281,6 +348,18 @@ export const API_RESOURCES: readonly APIResource[] = [
     },
   }),
 ];
+
+/** ServedRow is any row of the table, with its object type and plural. */
+type ServedRow = (typeof API_RESOURCES)[number];
+type ObjectOf<T> = T extends APIResource<infer O, string> ? O : never;
+type StoredName<T> =
+  T extends APIResource<infer O, infer R> ? ([O] extends [never] ? never : R) : never;
+
+/** AnyObject is an object of any kind the table serves (each row's schema names its type). */
+export type AnyObject = ObjectOf<ServedRow>;
+
+/** ResourceName is the lower-case plural of a stored kind, as in REST paths and `kubectl get`. */
+export type ResourceName = StoredName<ServedRow>;
 
 /** apiVersionOf returns "v1" or "group/v1". */
 export function apiVersionOf(r: APIResource): string {
@@ -302,12 +381,17 @@ export function groupKindString(r: APIResource): string {
   return qualifiedKind(r).toLowerCase();
 }
 
-/** apiResource returns the row of a served resource by its plural name. */
+/**
+ * apiResource returns the row of a served resource by its plural name (the row that stores it,
+ * when two groups serve the plural).
+ */
 export function apiResource(resource: string): APIResource | undefined {
   return byResource.get(resource);
 }
 
-const byResource = new Map(API_RESOURCES.map((r) => [r.resource, r]));
+const byResource = new Map<string, APIResource>(
+  API_RESOURCES.filter((r) => r.sharesStorageWith === undefined).map((r) => [r.resource, r]),
+);
 
 /** resourcesInCategory lists a category's resources in discovery order ("all" for get all). */
 export function resourcesInCategory(category: string): APIResource[] {

@@ -16,12 +16,14 @@ export interface ResourceInfo extends APIResource {
   etcdPrefix: string;
 }
 
-/** resources are the stored resources (every row with an etcd prefix), by plural name. */
+/**
+ * resources are the stored resources (every row with an etcd prefix that owns its storage), by
+ * plural name.
+ */
 export const resources = Object.fromEntries(
-  API_RESOURCES.filter((r) => r.etcdPrefix !== undefined).map((r) => [
-    r.resource,
-    { ...r, hasStatus: r.subresources.includes('status') } as ResourceInfo,
-  ]),
+  API_RESOURCES.filter((r) => r.etcdPrefix !== undefined && r.sharesStorageWith === undefined).map(
+    (r) => [r.resource, { ...r, hasStatus: r.subresources.includes('status') } as ResourceInfo],
+  ),
 ) as Record<ResourceName, ResourceInfo>;
 
 const byKind = new Map<string, ResourceInfo>(Object.values(resources).map((r) => [r.kind, r]));

@@ -2,11 +2,15 @@
 // the component's identity, goes to kube-apiserver, and throws StatusError on failure, as the
 // Go client returns an error. Simplification: requests are synchronous and take no virtual time.
 // A client built with rate limits has client-go's token bucket (rest.Config QPS and Burst,
-// util/flowcontrol/throttle.go): every request takes a token, a watch one when it is opened (its
-// events are one long response). Simplification: a request that finds the bucket empty is sent
-// at once and leaves the bucket in debt; what waits is the component's next piece of work: a
-// controller's next sync (RateLimitingQueue), kube-scheduler's binding (sent at its token's time).
-// Other writes are not delayed: kubelet Leases and status, kube-proxy, kubectl, and
+// util/flowcontrol/throttle.go, taken by rest/request.go's tryThrottle before every request):
+// every request takes a token, a watch one when it is opened (its events are one long response).
+// A caller that can wait does as upstream's request does: a sync written as a generator (see
+// RateLimitingQueue) yields `throttle()` before a request, which reserves the token and, when the
+// bucket is empty, suspends the sync until the token's time, when the request is sent; the
+// worker stays busy meanwhile. kube-scheduler's binding is sent at its token's time too.
+// Simplification: other requests are sent at once and leave the bucket in debt, so the requests
+// after them wait as they would behind them: Events (upstream the broadcaster's goroutine sends
+// them through the same client), kubelet Leases and status, kube-proxy, kubectl, and
 // node-lifecycle-controller, whose node monitor runs on a timer (and whose untainting of a
 // 5,000-node cluster's new nodes would otherwise outlast the cluster's birth). At their defaults
 // they stay far below their bucket in every scenario here but a birth of thousands of nodes.
@@ -51,9 +55,36 @@ export class Client {
     return this.limiter ? this.limiter.reserve(now) : now;
   }
 
+  /**
+   * throttle is tryThrottle for a caller that can wait: it reserves the next request's token and
+   * yields its time when that is later than now (a generator sync's worker then resumes it at
+   * that time); the request made right after it takes no second token. With tokens in the bucket
+   * it yields nothing, so a sync that never waits runs in one go.
+   */
+  *throttle(): Generator<number, void, void> {
+    if (!this.limiter) return;
+    yield* this.sendAt(this.reserve());
+  }
+
+  /**
+   * sendAt waits until at, the time of a token reserve() took (requests made in parallel reserve
+   * theirs together, then each is sent at its own time); the request made right after it takes
+   * no second token.
+   */
+  *sendAt(at: number): Generator<number, void, void> {
+    if (!this.limiter) return;
+    if (at > this.apiserver.sim.now()) yield at;
+    this.prepaid = true;
+  }
+
+  // prepaid says the next request's token was taken by throttle or sendAt.
+  private prepaid = false;
+
   // take is the token of a request sent now (see the file comment for what waits).
   private take(): void {
-    if (this.limiter) this.limiter.reserve(this.apiserver.sim.now());
+    if (!this.limiter) return;
+    if (this.prepaid) this.prepaid = false;
+    else this.limiter.reserve(this.apiserver.sim.now());
   }
 
   /**

@@ -1,44 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Event, Namespace, Pod } from '../api/types.ts';
-import { KubeAPIServer } from '../apiserver/apiserver.ts';
-import { Simulation } from '../engine/simulation.ts';
-import type { RequestEntry } from '../engine/trace.ts';
-import { EtcdStore } from '../etcd/store.ts';
+import type { Pod } from '../api/types.ts';
 import { printEvent } from '../kubectl/printers.ts';
-import { Client } from './client.ts';
 import { EventRecorderV1 } from './events-v1.ts';
+import { eventsTestbed } from './testing.ts';
 
 function setup() {
-  const sim = new Simulation({ seed: 1 });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  api.create('test', 'namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'default' },
-  } as Namespace);
-  const pod = api.create<Pod>('test', 'pods', {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'web', namespace: 'default' },
-    spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] },
-  } as unknown as Pod);
-  const recorder = new EventRecorderV1(
-    new Client(api, 'kube-scheduler'),
-    'default-scheduler',
-    'control-plane',
-  );
+  const bed = eventsTestbed('kube-scheduler');
+  const { pod } = bed;
+  const recorder = new EventRecorderV1(bed.client, 'default-scheduler', 'control-plane');
   recorder.start();
-  const events = () => api.list<Event>('test', 'events').items;
-  const requests = () =>
-    sim.trace.filter(
-      (e): e is RequestEntry =>
-        e.kind === 'request' && e.resource === 'events' && e.from === 'kube-scheduler',
-    );
-  const at = (ms: number, fn: () => void) => {
-    sim.runUntil(ms);
-    fn();
-  };
   const fail = () =>
     recorder.eventf(
       pod,
@@ -47,7 +17,7 @@ function setup() {
       'Scheduling',
       '0/3 nodes are available: 3 Insufficient cpu.',
     );
-  return { sim, api, pod, recorder, events, requests, at, fail };
+  return { ...bed, recorder, fail };
 }
 
 describe('EventRecorderV1 (client-go tools/events)', () => {

@@ -1,39 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Event, Namespace, Pod } from '../api/types.ts';
-import { KubeAPIServer } from '../apiserver/apiserver.ts';
-import { Simulation } from '../engine/simulation.ts';
-import type { RequestEntry } from '../engine/trace.ts';
-import { EtcdStore } from '../etcd/store.ts';
-import { Client } from './client.ts';
 import { EventRecorder } from './events.ts';
+import { eventsTestbed } from './testing.ts';
 
 function setup() {
-  const sim = new Simulation({ seed: 1 });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  api.create('test', 'namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'default' },
-  } as Namespace);
-  const pod = api.create<Pod>('test', 'pods', {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'web', namespace: 'default' },
-    spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] },
-  } as unknown as Pod);
-  const recorder = new EventRecorder(new Client(api, 'kubelet'), 'kubelet', 'node-1');
-  const events = () => api.list<Event>('test', 'events').items;
-  const requests = () =>
-    sim.trace.filter(
-      (e): e is RequestEntry =>
-        e.kind === 'request' && e.resource === 'events' && e.from === 'kubelet',
-    );
-  const at = (ms: number, fn: () => void) => {
-    sim.runUntil(ms);
-    fn();
-  };
-  return { sim, api, pod, recorder, events, requests, at };
+  const bed = eventsTestbed('kubelet');
+  const recorder = new EventRecorder(bed.client, 'kubelet', 'node-1');
+  return { ...bed, recorder };
 }
 
 describe('EventRecorder (client-go tools/record)', () => {

@@ -5,7 +5,7 @@ import { EtcdStore } from '../etcd/store.ts';
 import type { Namespace } from '../api/types.ts';
 import { Client } from './client.ts';
 import { TokenBucketRateLimiter } from './throttle.ts';
-import { RateLimitingQueue } from './workqueue.ts';
+import { RateLimitingQueue, type Sync } from './workqueue.ts';
 
 describe('TokenBucketRateLimiter', () => {
   it('lets a burst through at once, then spaces requests 1/QPS apart', () => {
@@ -112,5 +112,106 @@ describe('Client rate limits', () => {
     q.add('x');
     sim.runUntil(10_000);
     expect(ran.slice(2)).toEqual(['x', 'y']);
+  });
+
+  // requests returns the trace's requests as [verb, virtual ms].
+  function requests(sim: Simulation): [string, number][] {
+    return sim.trace.flatMap((e) => (e.kind === 'request' ? [[e.verb, e.t * 1000]] : []));
+  }
+
+  it("sends each request of a generator sync at its token's time, the worker busy meanwhile", () => {
+    const { sim, client } = setup(10, 2);
+    const ran: [string, number][] = [];
+    const q = new RateLimitingQueue(sim, { name: 'test', workers: 1 }, function* (key): Sync {
+      ran.push([key, sim.now()]);
+      for (let i = 0; i < 3; i++) {
+        yield* client.throttle();
+        client.list('namespaces');
+      }
+    });
+    q.add('a');
+    q.add('b');
+    sim.runUntil(5_000);
+    // Two tokens at 0, then one every 100 ms: a's third request waits until 100; b, on the only
+    // worker, starts when a is done and its requests take the tokens of 200, 300 and 400.
+    expect(ran).toEqual([
+      ['a', 0],
+      ['b', 100],
+    ]);
+    expect(requests(sim)).toEqual([
+      ['list', 0],
+      ['list', 0],
+      ['list', 100],
+      ['list', 200],
+      ['list', 300],
+      ['list', 400],
+    ]);
+    expect(client.limiter!.throttled).toBe(4);
+  });
+
+  it('lets the other workers sync while one waits for a token', () => {
+    const { sim, client } = setup(10, 1);
+    const ran: [string, number][] = [];
+    const q = new RateLimitingQueue(sim, { name: 'test', workers: 2 }, function* (key): Sync {
+      ran.push([key, sim.now()]);
+      if (key === 'quiet') return; // a sync that sends nothing waits for no token
+      for (let i = 0; i < 2; i++) {
+        yield* client.throttle();
+        client.list('namespaces');
+      }
+    });
+    q.add('a');
+    q.add('b');
+    q.add('quiet');
+    sim.runUntil(5_000);
+    // a takes the one token and waits for the next (100); b, on the second worker, reserves the
+    // tokens after a's (200, 300); quiet waits for a free worker, a's at 100.
+    expect(ran).toEqual([
+      ['a', 0],
+      ['b', 0],
+      ['quiet', 100],
+    ]);
+    expect(requests(sim)).toEqual([
+      ['list', 0],
+      ['list', 100],
+      ['list', 200],
+      ['list', 300],
+    ]);
+  });
+
+  it('schedules nothing for a generator sync while the bucket has tokens', () => {
+    const { sim, client } = setup(10, 5);
+    const q = new RateLimitingQueue(sim, { name: 'test', workers: 5 }, function* (): Sync {
+      for (let i = 0; i < 4; i++) {
+        yield* client.throttle();
+        client.list('namespaces');
+      }
+    });
+    q.add('a');
+    // One engine event hands the key to a worker; the sync runs in it to the end.
+    expect(sim.pending).toBe(1);
+    sim.step();
+    expect(sim.pending).toBe(0);
+    expect(requests(sim)).toEqual([
+      ['list', 0],
+      ['list', 0],
+      ['list', 0],
+      ['list', 0],
+    ]);
+  });
+
+  it('drops the syncs waiting for a token when the queue shuts down', () => {
+    const { sim, client } = setup(10, 1);
+    const q = new RateLimitingQueue(sim, { name: 'test', workers: 1 }, function* (): Sync {
+      for (let i = 0; i < 2; i++) {
+        yield* client.throttle();
+        client.list('namespaces');
+      }
+    });
+    q.add('a');
+    sim.runUntil(50);
+    q.shutDown();
+    sim.runUntil(5_000);
+    expect(requests(sim)).toEqual([['list', 0]]);
   });
 });

@@ -6,7 +6,9 @@ describe('RateLimitingQueue', () => {
   it('de-duplicates keys added before processing', () => {
     const sim = new Simulation({ seed: 1 });
     const done: string[] = [];
-    const q = new RateLimitingQueue(sim, { name: 'q' }, (k) => done.push(k));
+    const q = new RateLimitingQueue(sim, { name: 'q' }, (k) => {
+      done.push(k);
+    });
     q.add('a');
     q.add('b');
     q.add('a');
@@ -45,7 +47,9 @@ describe('RateLimitingQueue', () => {
   it('keeps the earliest of several delayed adds', () => {
     const sim = new Simulation({ seed: 1 });
     const times: number[] = [];
-    const q = new RateLimitingQueue(sim, { name: 'q' }, () => times.push(sim.now()));
+    const q = new RateLimitingQueue(sim, { name: 'q' }, () => {
+      times.push(sim.now());
+    });
     q.addAfter('a', 500);
     q.addAfter('a', 100);
     q.addAfter('a', 900);

@@ -2,20 +2,22 @@
 // dirty/processing sets (a key is never processed by two workers at once, and a key added while
 // it is processed runs again afterwards), delayed adds, and per-item exponential back-off
 // (DefaultControllerRateLimiter's ItemExponentialFailureRateLimiter: 5ms doubling to 1000s).
-// Simplification: the overall 10 qps / 100 burst bucket limiter is not modelled. Each key is
-// processed in its own engine event, which takes no virtual time.
-// Simplification: a queue given its controller's client token bucket (limiter) starts the next
-// key only when that bucket has a token again. Upstream the worker blocks inside the sync, in
-// the client's rate limiter, before each request; here a sync's requests go out together and the
-// next sync waits for the tokens they borrowed, so the controller keeps its client's rate.
-// While it waits, a key added again that is still queued moves to the back: upstream a free
-// worker would already have taken its earlier change (a sync that sends nothing waits for no
-// token), so the new change comes after the keys added since. Without this, a ReplicaSet created
-// (and queued) before an old one was scaled down would be synced first once scaled up, and a
-// rolling update would create its new Pods before deleting the old ones. Where several
-// Deployments roll at once and the controller stays in debt, a new ReplicaSet's Pods can still be
-// created a few tokens before an old one's are deleted (the property test checks maxSurge on the
-// ReplicaSets' spec.replicas, which the Deployment controller bounds).
+// Simplification: the overall 10 qps / 100 burst bucket limiter is not modelled.
+//
+// Workers: a controller runs `workers` goroutines (--concurrent-replicaset-syncs=5 and the like),
+// each taking a key and running its sync. A sync that returns nothing ran in one engine event and
+// took no virtual time. A sync written as a generator (Sync) waits in its client's rate limiter as
+// upstream's worker blocks in rest/request.go's tryThrottle: it yields the time of the token it
+// waits for (Client.throttle), its worker stays busy until the sync is done, and the other
+// workers take the next keys meanwhile. While the bucket has tokens nothing waits, so such a
+// sync also runs in one event.
+//
+// Simplification: a queue given its controller's client token bucket (limiter), for a controller
+// whose sync is not a generator, starts the next key only when that bucket has a token again:
+// the sync's requests go out together and the next sync waits for the tokens they borrowed, so
+// the controller keeps its client's rate. While it waits, a key added again that is still queued
+// moves to the back: upstream a free worker would already have taken its earlier change (a sync
+// that sends nothing waits for no token), so the new change comes after the keys added since.
 
 import type { Simulation, TimerHandle } from '../engine/simulation.ts';
 import type { TokenBucketRateLimiter } from './throttle.ts';
@@ -25,14 +27,25 @@ export interface WorkQueueOptions {
   name: string;
   baseDelay?: number;
   maxDelay?: number;
-  /** limiter is the controller's client token bucket: a sync starts only when it has a token. */
+  /**
+   * limiter is the controller's client token bucket, for a sync that is not a generator: a sync
+   * starts only when it has a token (see the file comment).
+   */
   limiter?: TokenBucketRateLimiter;
+  /** workers is how many syncs may be in progress at once (generator syncs waiting for tokens); 1 by default. */
+  workers?: number;
 }
+
+/**
+ * Sync is a sync that can wait for its client's tokens: it yields the virtual time at which to
+ * resume it (Client.throttle), as a worker blocks in the rate limiter before a request.
+ */
+export type Sync = Generator<number, void, void>;
 
 /** RateLimitingQueue runs process(key) once per distinct key added, on the virtual clock. */
 export class RateLimitingQueue {
   private readonly sim: Simulation;
-  private readonly process: (key: string) => void;
+  private readonly process: (key: string) => void | Sync;
   private readonly name: string;
   private readonly baseDelay: number;
   private readonly maxDelay: number;
@@ -48,14 +61,19 @@ export class RateLimitingQueue {
   private readonly stale = new Map<string, number>();
   private staleTotal = 0;
   private scheduled = false;
+  private readonly workers: number;
+  /** busy counts the workers in a sync; waits holds the wake-ups of the syncs waiting for a token. */
+  private busy = 0;
+  private readonly waits = new Set<TimerHandle>();
   shuttingDown = false;
 
-  constructor(sim: Simulation, opts: WorkQueueOptions, process: (key: string) => void) {
+  constructor(sim: Simulation, opts: WorkQueueOptions, process: (key: string) => void | Sync) {
     this.sim = sim;
     this.name = opts.name;
     this.baseDelay = opts.baseDelay ?? 5;
     this.maxDelay = opts.maxDelay ?? 1_000_000;
     this.limiter = opts.limiter;
+    this.workers = opts.workers ?? 1;
     this.process = process;
   }
 
@@ -121,18 +139,21 @@ export class RateLimitingQueue {
     this.shuttingDown = true;
     for (const w of this.waiting.values()) w.timer.cancel();
     this.waiting.clear();
+    // The process exits: the syncs waiting for a token are gone with it.
+    for (const t of this.waits) t.cancel();
+    this.waits.clear();
   }
 
   private kick(): void {
-    if (this.scheduled || this.len === 0) return;
+    if (this.scheduled || this.len === 0 || this.busy >= this.workers) return;
     this.scheduled = true;
     this.sim.after(0, `${this.name}: process`, () => this.runOne(), 0);
   }
 
-  // runOne processes one key per engine event, so other components interleave fairly.
+  // runOne gives one key to a free worker, one per engine event, so other components interleave fairly.
   private runOne(): void {
     this.scheduled = false;
-    if (this.shuttingDown || this.len === 0) return;
+    if (this.shuttingDown || this.len === 0 || this.busy >= this.workers) return;
     if (this.limiter) {
       const now = this.sim.now();
       const at = this.limiter.readyAt(now);
@@ -157,14 +178,51 @@ export class RateLimitingQueue {
     this.processing.add(key);
     const cause = this.causes.get(key) ?? 0;
     this.causes.delete(key);
+    this.busy++;
     this.sim.cause = cause;
+    let sync: void | Sync = undefined;
     try {
-      this.process(key);
+      sync = this.process(key);
     } finally {
       this.sim.cause = 0;
-      this.processing.delete(key);
-      if (this.dirty.has(key)) this.queue.push(key);
-      this.kick();
+      if (!sync) this.done(key);
     }
+    if (sync) this.resume(key, sync, cause);
+  }
+
+  // resume runs a generator sync until it waits for a token (its worker then wakes at that time)
+  // or is done.
+  private resume(key: string, sync: Sync, cause: number): void {
+    this.sim.cause = cause;
+    let waiting = false;
+    try {
+      const r = sync.next();
+      if (!r.done) {
+        waiting = true;
+        const wake: TimerHandle = this.sim.at(
+          r.value,
+          `${this.name}: ${key} waits for its client's token`,
+          () => {
+            this.waits.delete(wake);
+            this.resume(key, sync, cause);
+          },
+          cause,
+        );
+        this.waits.add(wake);
+      }
+    } finally {
+      this.sim.cause = 0;
+      // A free worker takes the next key while this one waits.
+      if (waiting) this.kick();
+      else this.done(key);
+    }
+  }
+
+  // done frees the worker of key's sync and queues key again if it changed meanwhile.
+  private done(key: string): void {
+    this.busy--;
+    this.processing.delete(key);
+    if (this.dirty.has(key)) this.queue.push(key);
+    this.kick();
   }
 }

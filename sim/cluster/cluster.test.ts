@@ -376,15 +376,17 @@ describe('client rate limits', () => {
     });
   };
 
-  it("hold the ReplicaSet controller to its client's QPS: a sync of 500 creates, then a wait for the tokens", () => {
-    // Default 20 QPS, burst 30: each sync creates burstReplicas (500) and the next waits ~24 s.
-    expect(podsAt('    {}\n', [1_000, 20_000, 30_000])).toEqual([500, 500, 1000]);
-    // Raised to 100 and 100 (scale-5000's setting): ~4 s between syncs.
-    expect(
-      podsAt(
-        '    kubeControllerManagerAPIQPS: 100\n    kubeControllerManagerAPIBurst: 100\n',
-        [1_000, 6_000],
-      ),
-    ).toEqual([500, 1000]);
+  it("hold the ReplicaSet controller to its client's QPS: each create waits for its token", () => {
+    // Default 20 QPS, burst 30: the burst goes at once (Pods and their Events), then one create
+    // every 50 ms, so 200 Pods in 10 s and the 1,000 at 50 s.
+    const [at10, at20, at49, at50] = podsAt('    {}\n', [10_000, 20_000, 49_000, 50_000]);
+    expect(at20 - at10).toBe(200);
+    expect([at49 < 1000, at50]).toEqual([true, 1000]);
+    // Raised to 100 and 100 (scale-5000's setting): 100 a second.
+    const [at2, at3, at10Fast] = podsAt(
+      '    kubeControllerManagerAPIQPS: 100\n    kubeControllerManagerAPIBurst: 100\n',
+      [2_000, 3_000, 10_000],
+    );
+    expect([at3 - at2, at10Fast]).toEqual([100, 1000]);
   });
 });

@@ -186,15 +186,27 @@ describe('invariants over random scenarios', () => {
               unavail = Math.min(unavail, replicas);
               surge = Math.max(surge, 0);
               // maxSurge bounds the ReplicaSets' spec.replicas, which is what the Deployment controller
-              // counts (deployment/util: GetReplicaCountForReplicaSets, NewRSNewReplicas). The Pods
-              // themselves may exceed it for a moment when the ReplicaSet controller, its client
-              // throttled, syncs the new ReplicaSet before the old one, as upstream's can.
+              // counts (deployment/util: GetReplicaCountForReplicaSets, NewRSNewReplicas) and what
+              // upstream's own rolling-update check asserts (test/utils/deployment.go,
+              // checkRollingUpdateStatus). The Pods themselves may exceed it for a moment: when the
+              // ReplicaSet controller's client is throttled, the old ReplicaSet's sync can still be
+              // waiting for its tokens (a status update, a 409 and its re-read) when the Deployment
+              // controller scales it down and the new one up, and the new one's next sync then
+              // creates its Pods before the old one's deletes its, as upstream's workers can.
               const sets = replicaSets.filter((rs) => rs.metadata.ownerReferences?.some((o) => o.uid === d.metadata.uid));
               const planned = sets.reduce((n, rs) => n + (rs.spec.replicas ?? 1), 0);
               expect(planned).toBeLessThanOrEqual(replicas + surge);
               const mine = pods.filter((x) => x.metadata.labels?.app === d.metadata.name);
               // Terminating Pods are not counted, as the Deployment controller does not count them.
               const active = mine.filter((x) => !x.metadata.deletionTimestamp);
+              // Any Pods above it are an old ReplicaSet's still to be deleted: the new ReplicaSet (the
+              // latest revision), only ever scaled up here, never has more Pods than its spec.replicas.
+              const revision = (rs: ReplicaSet) => Number(rs.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+              const newRS = sets.reduce<ReplicaSet | undefined>((a, rs) => (!a || revision(rs) > revision(a) ? rs : a), undefined);
+              if (newRS) {
+                const newPods = active.filter((x) => x.metadata.ownerReferences?.some((o) => o.uid === newRS.metadata.uid));
+                expect(newPods.length).toBeLessThanOrEqual(newRS.spec.replicas ?? 1);
+              }
               const available = active.filter((x) => isPodReady(x)).length;
               expect(available).toBeGreaterThanOrEqual(replicas - unavail);
             }

@@ -2,7 +2,7 @@
 // ReplicaSet and Deployment controllers share. ActivePodsWithRanks (which Pods a ReplicaSet
 // deletes first), FilterActivePods, ComputeHash (the pod-template-hash), ControllerExpectations,
 // slowStartBatch (from pkg/controller/replicaset/replica_set.go), the ReplicaSet sort orders and
-// GetPodFromTemplate.
+// GetPodFromTemplate; and newSyncQueue, the work queue and worker every controller builds.
 
 import { deepClone } from '../api/clone.ts';
 import { labelSelectorAsSelector, type Selector } from '../api/labels.ts';
@@ -16,8 +16,45 @@ import type {
   PodTemplateSpec,
   ReplicaSet,
 } from '../api/types.ts';
+import { StatusError } from '../apiserver/errors.ts';
+import type { Client } from '../client/client.ts';
+import { RateLimitingQueue } from '../client/workqueue.ts';
 import { parseTime } from '../engine/clock.ts';
 import { alphanums } from '../engine/rng.ts';
+import type { Simulation } from '../engine/simulation.ts';
+
+// ---- Work queues ----
+
+/**
+ * newSyncQueue builds a controller's work queue and its worker, as each controller in
+ * pkg/controller pairs workqueue.NewTypedRateLimitingQueueWithConfig with processNextWorkItem:
+ * sync runs for one key; success forgets the key's failures (Forget), an API error requeues it
+ * with per-item back-off (AddRateLimited), and anything else is a bug in the simulator and is
+ * thrown. The queue starts a sync only when the controller's client has a token (its limiter),
+ * as every kube-controller-manager controller's client is rate limited. A controller that
+ * restarts (start after stop) builds a new one: a restarted process starts with an empty queue.
+ */
+export function newSyncQueue(
+  sim: Simulation,
+  client: Client,
+  opts: { name: string; baseDelay?: number; maxDelay?: number },
+  sync: (key: string) => void,
+): RateLimitingQueue {
+  const queue: RateLimitingQueue = new RateLimitingQueue(
+    sim,
+    { ...opts, limiter: client.limiter },
+    (key) => {
+      try {
+        sync(key);
+        queue.forget(key);
+      } catch (e) {
+        if (!(e instanceof StatusError)) throw e;
+        queue.addRateLimited(key);
+      }
+    },
+  );
+  return queue;
+}
 
 // ---- Selectors ----
 
@@ -248,7 +285,8 @@ export function getPodFromTemplate(
   // getPodsLabelSet and getPodsAnnotationSet copy the template's maps; an empty map is omitted
   // when the Pod is encoded (omitempty), so a template without annotations gives a Pod without.
   const labels = m.labels && Object.keys(m.labels).length ? { ...m.labels } : undefined;
-  const annotations = m.annotations && Object.keys(m.annotations).length ? { ...m.annotations } : undefined;
+  const annotations =
+    m.annotations && Object.keys(m.annotations).length ? { ...m.annotations } : undefined;
   const metadata = {
     generateName: prefix,
     namespace: parent.metadata.namespace,
@@ -477,7 +515,13 @@ export function computeHash(template: PodTemplateSpec, collisionCount?: number):
   const hashed = {
     ...template,
     metadata: m && m.creationTimestamp === undefined ? { ...m, creationTimestamp: null } : m,
-    spec: s ? { ...s, enableServiceLinks: s.enableServiceLinks ?? true, preemptionPolicy: s.preemptionPolicy ?? 'PreemptLowerPriority' } : s,
+    spec: s
+      ? {
+          ...s,
+          enableServiceLinks: s.enableServiceLinks ?? true,
+          preemptionPolicy: s.preemptionPolicy ?? 'PreemptLowerPriority',
+        }
+      : s,
   };
   let h = fnv32aUTF8(0x811c9dc5, canonicalJSON(hashed));
   if (collisionCount !== undefined && collisionCount !== null) {

@@ -99,6 +99,7 @@ const BUILTIN_KINDS = new Set([
   'autoscaling/HorizontalPodAutoscaler',
   'batch/CronJob',
   'batch/Job',
+  'events.k8s.io/Event',
   'networking.k8s.io/Ingress',
   'networking.k8s.io/IngressClass',
   'networking.k8s.io/NetworkPolicy',
@@ -145,9 +146,14 @@ export function manifestInfos(
       ? apiVersion.slice(apiVersion.indexOf('/') + 1)
       : apiVersion;
     // Only stored resources can be created from a manifest (componentstatuses cannot).
+    // Simplification: nor can events.k8s.io/v1 Events (written only by kube-scheduler here).
     const type = API_RESOURCES.find(
       (t) =>
-        t.kind === kind && t.group === group && version === t.version && t.etcdPrefix !== undefined,
+        t.kind === kind &&
+        t.group === group &&
+        version === t.version &&
+        t.etcdPrefix !== undefined &&
+        t.sharesStorageWith === undefined,
     );
     if (!type) {
       const objNs = typeof meta.namespace === 'string' ? meta.namespace : '';
@@ -186,7 +192,9 @@ export function manifestInfos(
 }
 
 /** MODELLED_KINDS lists the kinds apply can send, for the message above. */
-const MODELLED_KINDS = API_RESOURCES.filter((t) => t.etcdPrefix !== undefined)
+const MODELLED_KINDS = API_RESOURCES.filter(
+  (t) => t.etcdPrefix !== undefined && t.sharesStorageWith === undefined,
+)
   .map((t) => (t.group ? `${t.kind}.${t.group}` : t.kind))
   .join(', ');
 

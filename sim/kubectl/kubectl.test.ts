@@ -6,6 +6,7 @@ import { Simulation } from '../engine/simulation.ts';
 import { EtcdStore } from '../etcd/store.ts';
 import { runKubectl, type KubectlResult } from './kubectl.ts';
 import { newDeployment, newNode, newPod, newReplicaSet } from './testing.ts';
+import { webDeploymentManifest } from '../testing.ts';
 
 let sim: Simulation;
 let api: KubeAPIServer;
@@ -41,26 +42,7 @@ beforeEach(() => {
     } as unknown as AnyObject);
 });
 
-const WEB = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports:
-        - containerPort: 80
-`;
+const WEB = webDeploymentManifest({ image: 'nginx:1.25', port: true });
 
 describe('kubectl get', () => {
   it('says "No resources found" on stderr, with the namespace for namespaced resources', () => {

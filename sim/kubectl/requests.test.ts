@@ -6,31 +6,9 @@ import type { Pod } from '../api/types.ts';
 import type { RequestEntry } from '../engine/trace.ts';
 import { parseScenario } from '../scenario/loader.ts';
 import { ScenarioRun } from '../scenario/runner.ts';
+import { webScenario } from '../testing.ts';
 
-const SCENARIO = `name: requests
-seed: 1
-steps:
-  - at: 0s
-    apply: |
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: web
-      spec:
-        replicas: 3
-        selector:
-          matchLabels:
-            app: web
-        template:
-          metadata:
-            labels:
-              app: web
-          spec:
-            containers:
-              - name: nginx
-                image: nginx:1.27
-until: 60s
-`;
+const SCENARIO = webScenario('requests');
 
 const PDB = `apiVersion: policy/v1
 kind: PodDisruptionBudget

@@ -222,7 +222,7 @@ function candidatesFor(before: string[], word: string, names: Names): string[] {
   if (typeArgs.length === 0)
     return verb === 'rollout' || verb === 'set'
       ? ['deployment', 'daemonset']
-      : API_RESOURCES.map((t) => t.resource);
+      : API_RESOURCES.filter((t) => t.sharesStorageWith === undefined).map((t) => t.resource);
   const t = typeOf(typeArgs[0] ?? '');
   return t ? (names[t.resource] ?? []) : [];
 }

@@ -20,7 +20,7 @@ import type { Client } from '../../client/client.ts';
 import { EventRecorder } from '../../client/events.ts';
 import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
 import { metaNamespaceKey } from '../../client/keys.ts';
-import { RateLimitingQueue } from '../../client/workqueue.ts';
+import { RateLimitingQueue, type Sync } from '../../client/workqueue.ts';
 import { parseTime } from '../../engine/clock.ts';
 import type { Simulation } from '../../engine/simulation.ts';
 import {
@@ -97,6 +97,9 @@ import {
  * rate limiter (5ms * 2^n) the last retry comes 82s after the first failure.
  */
 const maxRetries = 15;
+
+/** ConcurrentDeploymentSyncs is --concurrent-deployment-syncs' default: the workers syncing Deployments at once. */
+export const ConcurrentDeploymentSyncs = 5;
 
 /** maxRevHistoryLengthInChars limits the revision-history annotation (~100 revisions). */
 const maxRevHistoryLengthInChars = 2000;
@@ -182,7 +185,7 @@ export class DeploymentController {
   private newQueue(): RateLimitingQueue {
     return new RateLimitingQueue(
       this.sim,
-      { name: DeploymentController.NAME, limiter: this.client.limiter },
+      { name: DeploymentController.NAME, workers: ConcurrentDeploymentSyncs },
       (key) => this.processNextWorkItem(key),
     );
   }
@@ -307,9 +310,9 @@ export class DeploymentController {
 
   // processNextWorkItem runs one sync. An API error or a SyncError requeues the key with back-off,
   // up to maxRetries times; anything else is a bug in the simulator and is thrown.
-  private processNextWorkItem(key: string): void {
+  private *processNextWorkItem(key: string): Sync {
     try {
-      this.syncDeployment(key);
+      yield* this.syncDeployment(key);
       this.queue.forget(key);
     } catch (e) {
       if (!(e instanceof StatusError) && !(e instanceof SyncError)) throw e;
@@ -322,9 +325,10 @@ export class DeploymentController {
    * syncDeployment brings one Deployment's ReplicaSets in line with its spec: status only when it
    * is being deleted, proportional scaling when paused or resized, otherwise a rollout step of
    * its strategy. Level-triggered. Throws StatusError or SyncError when something failed (the key
-   * is requeued).
+   * is requeued). A generator: it yields while a request waits for its client's token
+   * (Client.throttle).
    */
-  syncDeployment(key: string): void {
+  *syncDeployment(key: string): Sync {
     const deployment = this.dInformer.getByKey(key);
     if (!deployment) return;
     // Never mutate the cache: work on a copy (upstream's DeepCopy).
@@ -341,27 +345,28 @@ export class DeploymentController {
       );
       if ((d.status.observedGeneration ?? 0) < (d.metadata.generation ?? 0)) {
         d.status.observedGeneration = d.metadata.generation;
+        yield* this.client.throttle();
         this.client.updateStatus('deployments', d);
       }
       return;
     }
 
     const rsList = this.getReplicaSetsForDeployment(d);
-    if (d.metadata.deletionTimestamp) return this.syncStatusOnly(d, rsList);
+    if (d.metadata.deletionTimestamp) return yield* this.syncStatusOnly(d, rsList);
 
     // Update the Progressing condition first, so that a paused Deployment is not judged stuck.
-    this.checkPausedConditions(d);
-    if (d.spec.paused) return this.sync(d, rsList);
+    yield* this.checkPausedConditions(d);
+    if (d.spec.paused) return yield* this.sync(d, rsList);
 
     // Simplification: spec.rollbackTo (extensions/v1beta1, removed in apps/v1) is not modelled;
     // `kubectl rollout undo` works by writing the old template back.
-    if (this.isScalingEvent(d, rsList)) return this.sync(d, rsList);
+    if (yield* this.isScalingEvent(d, rsList)) return yield* this.sync(d, rsList);
 
     switch (d.spec.strategy?.type) {
       case 'Recreate':
-        return this.rolloutRecreate(d, rsList, this.getPodMapForDeployment(d, rsList));
+        return yield* this.rolloutRecreate(d, rsList, this.getPodMapForDeployment(d, rsList));
       case 'RollingUpdate':
-        return this.rolloutRolling(d, rsList);
+        return yield* this.rolloutRolling(d, rsList);
       default:
         throw new Error(`unexpected deployment strategy type: ${d.spec.strategy?.type}`);
     }
@@ -371,6 +376,8 @@ export class DeploymentController {
    * getReplicaSetsForDeployment returns the ReplicaSets this Deployment controls whose labels
    * match its selector, after ClaimReplicaSets: owned ReplicaSets that no longer match are
    * released, and matching orphans adopted (after a live re-read of the Deployment).
+   * Simplification: these patches (and the re-read) are sent at once, in the bucket's debt when
+   * it is empty, rather than waiting for their tokens: they are rare (orphans, relabelled sets).
    */
   getReplicaSetsForDeployment(d: Deployment): ReplicaSet[] {
     const selector = cachedSelector(d.spec.selector);
@@ -427,25 +434,25 @@ export class DeploymentController {
   // ---- sync.go ----
 
   /** syncStatusOnly updates the status and takes no other action (a Deployment being deleted). */
-  private syncStatusOnly(d: Deployment, rsList: ReplicaSet[]): void {
-    const { newRS, oldRSs } = this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
-    this.syncDeploymentStatus(withNew(oldRSs, newRS), newRS, d);
+  private *syncStatusOnly(d: Deployment, rsList: ReplicaSet[]): Generator<number, void, void> {
+    const { newRS, oldRSs } = yield* this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
+    yield* this.syncDeploymentStatus(withNew(oldRSs, newRS), newRS, d);
   }
 
   /** sync handles a scaling event or a paused Deployment: proportional scaling, no rollout. */
-  private sync(d: Deployment, rsList: ReplicaSet[]): void {
-    const { newRS, oldRSs } = this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
-    this.scale(d, newRS, oldRSs);
+  private *sync(d: Deployment, rsList: ReplicaSet[]): Generator<number, void, void> {
+    const { newRS, oldRSs } = yield* this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
+    yield* this.scale(d, newRS, oldRSs);
     // Clean up a paused Deployment (no rollback being in flight, since none is modelled).
-    if (d.spec.paused) this.cleanupDeployment(oldRSs, d);
-    this.syncDeploymentStatus(withNew(oldRSs, newRS), newRS, d);
+    if (d.spec.paused) yield* this.cleanupDeployment(oldRSs, d);
+    yield* this.syncDeploymentStatus(withNew(oldRSs, newRS), newRS, d);
   }
 
   /**
    * checkPausedConditions sets Progressing to Unknown with DeploymentPaused or DeploymentResumed,
    * so the time spent paused does not count against progressDeadlineSeconds.
    */
-  private checkPausedConditions(d: Deployment): void {
+  private *checkPausedConditions(d: Deployment): Generator<number, void, void> {
     if (!hasProgressDeadline(d)) return;
     const cond = getDeploymentCondition(d.status, 'Progressing');
     // A reported lack of progress is not overwritten by a paused condition.
@@ -480,7 +487,10 @@ export class DeploymentController {
     }
     // As upstream, d keeps its old resourceVersion after this write, so a later status write of
     // the same sync gets 409 Conflict and the Deployment is requeued.
-    if (needsUpdate) this.client.updateStatus('deployments', d);
+    if (needsUpdate) {
+      yield* this.client.throttle();
+      this.client.updateStatus('deployments', d);
+    }
   }
 
   /**
@@ -488,13 +498,13 @@ export class DeploymentController {
    * and all old ones, with the new one's revision raised above the old ones' and copied to the
    * Deployment.
    */
-  private getAllReplicaSetsAndSyncRevision(
+  private *getAllReplicaSetsAndSyncRevision(
     d: Deployment,
     rsList: ReplicaSet[],
     createIfNotExisted: boolean,
-  ): { newRS: ReplicaSet | undefined; oldRSs: ReplicaSet[] } {
+  ): Generator<number, { newRS: ReplicaSet | undefined; oldRSs: ReplicaSet[] }, void> {
     const { allRSs: allOldRSs } = findOldReplicaSets(d, rsList, this.templatesEqual);
-    const newRS = this.getNewReplicaSet(d, rsList, allOldRSs, createIfNotExisted);
+    const newRS = yield* this.getNewReplicaSet(d, rsList, allOldRSs, createIfNotExisted);
     return { newRS, oldRSs: allOldRSs };
   }
 
@@ -503,12 +513,12 @@ export class DeploymentController {
    * annotations and the Deployment's revision; or creates it, named <deployment>-<hash> with the
    * pod-template-hash label in its selector, template and labels.
    */
-  private getNewReplicaSet(
+  private *getNewReplicaSet(
     d: Deployment,
     rsList: ReplicaSet[],
     oldRSs: ReplicaSet[],
     createIfNotExisted: boolean,
-  ): ReplicaSet | undefined {
+  ): Generator<number, ReplicaSet | undefined, void> {
     const now = this.sim.now();
     const existingNewRS = findNewReplicaSet(d, rsList, this.templatesEqual);
     const newRevision = String(maxRevision(oldRSs) + 1);
@@ -534,6 +544,7 @@ export class DeploymentController {
         (rsCopy.spec.minReadySeconds ?? 0) !== (d.spec.minReadySeconds ?? 0);
       if (annotationsUpdated || minReadySecondsNeedsUpdate) {
         setMinReadySeconds(rsCopy, d.spec.minReadySeconds ?? 0);
+        yield* this.client.throttle();
         return this.client.update<ReplicaSet>('replicasets', rsCopy);
       }
       // The revision in the ReplicaSet's annotation is the one to trust.
@@ -552,7 +563,10 @@ export class DeploymentController {
       }
       // The revision annotation goes through the status subresource, which for Deployments
       // keeps metadata changes other than labels (pkg/registry/apps/deployment/strategy.go).
-      if (needsUpdate) this.client.updateStatus('deployments', d);
+      if (needsUpdate) {
+        yield* this.client.throttle();
+        this.client.updateStatus('deployments', d);
+      }
       return rsCopy;
     }
 
@@ -594,6 +608,7 @@ export class DeploymentController {
     let alreadyExists = false;
     let createdRS: ReplicaSet;
     try {
+      yield* this.client.throttle();
       createdRS = this.client.create<ReplicaSet>('replicasets', newRS);
     } catch (e) {
       if (!(e instanceof StatusError)) throw e;
@@ -613,6 +628,7 @@ export class DeploymentController {
           // A hash collision: bump collisionCount so that the next sync computes another name.
           d.status.collisionCount = (d.status.collisionCount ?? 0) + 1;
           try {
+            yield* this.client.throttle();
             this.client.updateStatus('deployments', d);
           } catch (dErr) {
             if (!(dErr instanceof StatusError)) throw dErr;
@@ -627,6 +643,7 @@ export class DeploymentController {
             newDeploymentCondition('Progressing', 'False', FailedRSCreateReason, msg, now),
           );
           try {
+            yield* this.client.throttle();
             this.client.updateStatus('deployments', d);
           } catch (dErr) {
             if (!(dErr instanceof StatusError)) throw dErr;
@@ -653,7 +670,10 @@ export class DeploymentController {
       );
       needsUpdate = true;
     }
-    if (needsUpdate) this.client.updateStatus('deployments', d);
+    if (needsUpdate) {
+      yield* this.client.throttle();
+      this.client.updateStatus('deployments', d);
+    }
     return createdRS;
   }
 
@@ -663,17 +683,21 @@ export class DeploymentController {
    * over the active ReplicaSets in proportion to their size, so a resize does not hasten or undo
    * the rollout.
    */
-  private scale(d: Deployment, newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): void {
+  private *scale(
+    d: Deployment,
+    newRS: ReplicaSet | undefined,
+    oldRSs: ReplicaSet[],
+  ): Generator<number, void, void> {
     const activeOrLatest = findActiveOrLatest(newRS, oldRSs);
     if (activeOrLatest) {
       if (replicasOf(activeOrLatest) === replicasOf(d)) return;
-      this.scaleReplicaSetAndRecordEvent(activeOrLatest, replicasOf(d), d);
+      yield* this.scaleReplicaSetAndRecordEvent(activeOrLatest, replicasOf(d), d);
       return;
     }
     // A saturated new ReplicaSet means the old ones can go entirely.
     if (isSaturated(d, newRS)) {
       for (const old of filterActiveReplicaSets(oldRSs))
-        this.scaleReplicaSetAndRecordEvent(old, 0, d);
+        yield* this.scaleReplicaSetAndRecordEvent(old, 0, d);
       return;
     }
     if (!isRollingUpdate(d)) return;
@@ -703,33 +727,34 @@ export class DeploymentController {
         nameToSize.set(rs.metadata.name, replicasOf(rs));
       }
     }
-    allRSs.forEach((rs, i) => {
+    for (let i = 0; i < allRSs.length; i++) {
+      const rs = allRSs[i];
       // Leftovers (from rounding) go to the largest ReplicaSet.
       if (i === 0 && deploymentReplicasToAdd !== 0) {
         const leftover = deploymentReplicasToAdd - deploymentReplicasAdded;
         nameToSize.set(rs.metadata.name, Math.max(0, nameToSize.get(rs.metadata.name)! + leftover));
       }
-      this.scaleReplicaSet(rs, nameToSize.get(rs.metadata.name)!, d, scalingOperation);
-    });
+      yield* this.scaleReplicaSet(rs, nameToSize.get(rs.metadata.name)!, d, scalingOperation);
+    }
   }
 
   /** scaleReplicaSetAndRecordEvent scales rs to newScale (if different) and records ScalingReplicaSet. */
-  private scaleReplicaSetAndRecordEvent(
+  private *scaleReplicaSetAndRecordEvent(
     rs: ReplicaSet,
     newScale: number,
     d: Deployment,
-  ): { scaled: boolean; rs: ReplicaSet } {
+  ): Generator<number, { scaled: boolean; rs: ReplicaSet }, void> {
     if (replicasOf(rs) === newScale) return { scaled: false, rs };
-    return this.scaleReplicaSet(rs, newScale, d, replicasOf(rs) < newScale ? 'up' : 'down');
+    return yield* this.scaleReplicaSet(rs, newScale, d, replicasOf(rs) < newScale ? 'up' : 'down');
   }
 
   // scaleReplicaSet writes spec.replicas and the desired-replicas/max-replicas annotations.
-  private scaleReplicaSet(
+  private *scaleReplicaSet(
     rs: ReplicaSet,
     newScale: number,
     d: Deployment,
     scalingOperation: string,
-  ): { scaled: boolean; rs: ReplicaSet } {
+  ): Generator<number, { scaled: boolean; rs: ReplicaSet }, void> {
     const sizeNeedsUpdate = replicasOf(rs) !== newScale;
     const maxReplicas = replicasOf(d) + maxSurge(d);
     const annotationsNeedUpdate = replicasAnnotationsNeedUpdate(rs, replicasOf(d), maxReplicas);
@@ -742,6 +767,7 @@ export class DeploymentController {
       rsCopy.metadata.annotations = { ...rsCopy.metadata.annotations };
     rsCopy.spec.replicas = newScale;
     setReplicasAnnotations(rsCopy, replicasOf(d), maxReplicas);
+    yield* this.client.throttle();
     const updated = this.client.update<ReplicaSet>('replicasets', rsCopy);
     if (sizeNeedsUpdate) {
       this.recorder.event(
@@ -758,7 +784,10 @@ export class DeploymentController {
    * cleanupDeployment deletes the oldest old ReplicaSets beyond revisionHistoryLimit, but only
    * those fully scaled down and observed so (no Pods, spec and status both at zero).
    */
-  private cleanupDeployment(oldRSs: readonly ReplicaSet[], d: Deployment): void {
+  private *cleanupDeployment(
+    oldRSs: readonly ReplicaSet[],
+    d: Deployment,
+  ): Generator<number, void, void> {
     if (!hasRevisionHistoryLimit(d)) return;
     const cleanable = oldRSs.filter((rs) => rs && !rs.metadata.deletionTimestamp);
     const diff = cleanable.length - d.spec.revisionHistoryLimit!;
@@ -774,6 +803,7 @@ export class DeploymentController {
       )
         continue;
       try {
+        yield* this.client.throttle();
         this.client.delete('replicasets', rs.metadata.namespace, rs.metadata.name);
       } catch (e) {
         if (!isNotFound(e)) throw e;
@@ -782,14 +812,15 @@ export class DeploymentController {
   }
 
   /** syncDeploymentStatus writes the status computed from the ReplicaSets, if it changed. */
-  private syncDeploymentStatus(
+  private *syncDeploymentStatus(
     allRSs: ReplicaSet[],
     newRS: ReplicaSet | undefined,
     d: Deployment,
-  ): void {
+  ): Generator<number, void, void> {
     const newStatus = calculateStatus(allRSs, newRS, d, this.sim.now());
     if (deepEqual(d.status, newStatus)) return;
     d.status = newStatus;
+    yield* this.client.throttle();
     this.client.updateStatus('deployments', d);
   }
 
@@ -797,8 +828,8 @@ export class DeploymentController {
    * isScalingEvent is true when an active ReplicaSet's desired-replicas annotation differs from
    * spec.replicas: the Deployment was resized rather than changed.
    */
-  private isScalingEvent(d: Deployment, rsList: ReplicaSet[]): boolean {
-    const { newRS, oldRSs } = this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
+  private *isScalingEvent(d: Deployment, rsList: ReplicaSet[]): Generator<number, boolean, void> {
+    const { newRS, oldRSs } = yield* this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
     for (const rs of filterActiveReplicaSets(withNew(oldRSs, newRS))) {
       const desired = getDesiredReplicasAnnotation(rs);
       if (desired === undefined) continue;
@@ -813,24 +844,28 @@ export class DeploymentController {
    * rolloutRolling makes one step of a rolling update: scale the new ReplicaSet up if the surge
    * allows, else scale old ones down if availability allows; never both in one pass.
    */
-  private rolloutRolling(d: Deployment, rsList: ReplicaSet[]): void {
-    const { newRS, oldRSs } = this.getAllReplicaSetsAndSyncRevision(d, rsList, true);
+  private *rolloutRolling(d: Deployment, rsList: ReplicaSet[]): Generator<number, void, void> {
+    const { newRS, oldRSs } = yield* this.getAllReplicaSetsAndSyncRevision(d, rsList, true);
     const allRSs = withNew(oldRSs, newRS);
-    if (this.reconcileNewReplicaSet(allRSs, newRS!, d))
-      return this.syncRolloutStatus(allRSs, newRS, d);
-    if (this.reconcileOldReplicaSets(allRSs, filterActiveReplicaSets(oldRSs), newRS!, d))
-      return this.syncRolloutStatus(allRSs, newRS, d);
-    if (deploymentComplete(d, d.status)) this.cleanupDeployment(oldRSs, d);
-    this.syncRolloutStatus(allRSs, newRS, d);
+    if (yield* this.reconcileNewReplicaSet(allRSs, newRS!, d))
+      return yield* this.syncRolloutStatus(allRSs, newRS, d);
+    if (yield* this.reconcileOldReplicaSets(allRSs, filterActiveReplicaSets(oldRSs), newRS!, d))
+      return yield* this.syncRolloutStatus(allRSs, newRS, d);
+    if (deploymentComplete(d, d.status)) yield* this.cleanupDeployment(oldRSs, d);
+    yield* this.syncRolloutStatus(allRSs, newRS, d);
   }
 
   /** reconcileNewReplicaSet scales the new ReplicaSet toward spec.replicas within maxSurge. */
-  private reconcileNewReplicaSet(allRSs: ReplicaSet[], newRS: ReplicaSet, d: Deployment): boolean {
+  private *reconcileNewReplicaSet(
+    allRSs: ReplicaSet[],
+    newRS: ReplicaSet,
+    d: Deployment,
+  ): Generator<number, boolean, void> {
     if (replicasOf(newRS) === replicasOf(d)) return false;
     if (replicasOf(newRS) > replicasOf(d))
-      return this.scaleReplicaSetAndRecordEvent(newRS, replicasOf(d), d).scaled;
+      return (yield* this.scaleReplicaSetAndRecordEvent(newRS, replicasOf(d), d)).scaled;
     const newReplicasCount = newRSNewReplicas(d, allRSs, newRS);
-    return this.scaleReplicaSetAndRecordEvent(newRS, newReplicasCount, d).scaled;
+    return (yield* this.scaleReplicaSetAndRecordEvent(newRS, newReplicasCount, d)).scaled;
   }
 
   /**
@@ -838,12 +873,12 @@ export class DeploymentController {
    * the new ReplicaSet's unavailable Pods against the budget: unhealthy old replicas first, then
    * available ones oldest ReplicaSet first.
    */
-  private reconcileOldReplicaSets(
+  private *reconcileOldReplicaSets(
     allRSs: ReplicaSet[],
     oldRSs: ReplicaSet[],
     newRS: ReplicaSet,
     d: Deployment,
-  ): boolean {
+  ): Generator<number, boolean, void> {
     const oldPodsCount = getReplicaCountForReplicaSets(oldRSs);
     if (oldPodsCount === 0) return false;
     const allPodsCount = getReplicaCountForReplicaSets(allRSs);
@@ -857,8 +892,8 @@ export class DeploymentController {
     let cleanup: { oldRSs: ReplicaSet[]; count: number };
     let scaledDownCount: number;
     try {
-      cleanup = this.cleanupUnhealthyReplicas(oldRSs, d, maxScaledDown);
-      scaledDownCount = this.scaleDownOldReplicaSetsForRollingUpdate(
+      cleanup = yield* this.cleanupUnhealthyReplicas(oldRSs, d, maxScaledDown);
+      scaledDownCount = yield* this.scaleDownOldReplicaSetsForRollingUpdate(
         [...cleanup.oldRSs, newRS],
         cleanup.oldRSs,
         d,
@@ -872,11 +907,11 @@ export class DeploymentController {
   }
 
   /** cleanupUnhealthyReplicas scales old ReplicaSets down by their unavailable replicas, oldest first. */
-  private cleanupUnhealthyReplicas(
+  private *cleanupUnhealthyReplicas(
     oldRSs: ReplicaSet[],
     d: Deployment,
     maxCleanupCount: number,
-  ): { oldRSs: ReplicaSet[]; count: number } {
+  ): Generator<number, { oldRSs: ReplicaSet[]; count: number }, void> {
     oldRSs.sort(replicaSetsByCreationTimestamp);
     let totalScaledDown = 0;
     for (let i = 0; i < oldRSs.length; i++) {
@@ -895,7 +930,7 @@ export class DeploymentController {
           `when cleaning up unhealthy replicas, got invalid request to scale down ${targetRS.metadata.namespace}/${targetRS.metadata.name} ${replicasOf(targetRS)} -> ${newReplicasCount}`,
         );
       }
-      oldRSs[i] = this.scaleReplicaSetAndRecordEvent(targetRS, newReplicasCount, d).rs;
+      oldRSs[i] = (yield* this.scaleReplicaSetAndRecordEvent(targetRS, newReplicasCount, d)).rs;
       totalScaledDown += scaledDownCount;
     }
     return { oldRSs, count: totalScaledDown };
@@ -905,11 +940,11 @@ export class DeploymentController {
    * scaleDownOldReplicaSetsForRollingUpdate scales old ReplicaSets down, oldest first, by as many
    * replicas as are available beyond spec.replicas - maxUnavailable.
    */
-  private scaleDownOldReplicaSetsForRollingUpdate(
+  private *scaleDownOldReplicaSetsForRollingUpdate(
     allRSs: ReplicaSet[],
     oldRSs: ReplicaSet[],
     d: Deployment,
-  ): number {
+  ): Generator<number, number, void> {
     const minAvailable = replicasOf(d) - maxUnavailable(d);
     const availablePodCount = getAvailableReplicaCountForReplicaSets(allRSs);
     if (availablePodCount <= minAvailable) return 0;
@@ -926,7 +961,7 @@ export class DeploymentController {
           `when scaling down old RS, got invalid request to scale down ${targetRS.metadata.namespace}/${targetRS.metadata.name} ${replicasOf(targetRS)} -> ${newReplicasCount}`,
         );
       }
-      this.scaleReplicaSetAndRecordEvent(targetRS, newReplicasCount, d);
+      yield* this.scaleReplicaSetAndRecordEvent(targetRS, newReplicasCount, d);
       totalScaledDown += scaleDownCount;
     }
     return totalScaledDown;
@@ -938,29 +973,37 @@ export class DeploymentController {
    * rolloutRecreate scales every old ReplicaSet to zero, waits until none of their Pods is
    * running, and only then creates (or scales up) the new ReplicaSet.
    */
-  private rolloutRecreate(d: Deployment, rsList: ReplicaSet[], podMap: Map<string, Pod[]>): void {
+  private *rolloutRecreate(
+    d: Deployment,
+    rsList: ReplicaSet[],
+    podMap: Map<string, Pod[]>,
+  ): Generator<number, void, void> {
     // The new ReplicaSet is not created yet, so nothing scales up before the old ones are down.
-    let { newRS, oldRSs } = this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
+    let { newRS, oldRSs } = yield* this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
     let allRSs = withNew(oldRSs, newRS);
     const activeOldRSs = filterActiveReplicaSets(oldRSs);
-    if (this.scaleDownOldReplicaSetsForRecreate(activeOldRSs, d))
-      return this.syncRolloutStatus(allRSs, newRS, d);
+    if (yield* this.scaleDownOldReplicaSetsForRecreate(activeOldRSs, d))
+      return yield* this.syncRolloutStatus(allRSs, newRS, d);
     // Simplification: the PodReplacementPolicy feature (alpha) is not modelled.
-    if (oldPodsRunning(newRS, oldRSs, podMap)) return this.syncRolloutStatus(allRSs, newRS, d);
+    if (oldPodsRunning(newRS, oldRSs, podMap))
+      return yield* this.syncRolloutStatus(allRSs, newRS, d);
     if (!newRS) {
-      ({ newRS, oldRSs } = this.getAllReplicaSetsAndSyncRevision(d, rsList, true));
+      ({ newRS, oldRSs } = yield* this.getAllReplicaSetsAndSyncRevision(d, rsList, true));
       allRSs = withNew(oldRSs, newRS);
     }
-    this.scaleUpNewReplicaSetForRecreate(newRS!, d);
-    if (deploymentComplete(d, d.status)) this.cleanupDeployment(oldRSs, d);
-    this.syncRolloutStatus(allRSs, newRS, d);
+    yield* this.scaleUpNewReplicaSetForRecreate(newRS!, d);
+    if (deploymentComplete(d, d.status)) yield* this.cleanupDeployment(oldRSs, d);
+    yield* this.syncRolloutStatus(allRSs, newRS, d);
   }
 
-  private scaleDownOldReplicaSetsForRecreate(oldRSs: ReplicaSet[], d: Deployment): boolean {
+  private *scaleDownOldReplicaSetsForRecreate(
+    oldRSs: ReplicaSet[],
+    d: Deployment,
+  ): Generator<number, boolean, void> {
     let scaled = false;
     for (let i = 0; i < oldRSs.length; i++) {
       if (replicasOf(oldRSs[i]) === 0) continue;
-      const r = this.scaleReplicaSetAndRecordEvent(oldRSs[i], 0, d);
+      const r = yield* this.scaleReplicaSetAndRecordEvent(oldRSs[i], 0, d);
       if (r.scaled) {
         oldRSs[i] = r.rs;
         scaled = true;
@@ -969,8 +1012,11 @@ export class DeploymentController {
     return scaled;
   }
 
-  private scaleUpNewReplicaSetForRecreate(newRS: ReplicaSet, d: Deployment): boolean {
-    return this.scaleReplicaSetAndRecordEvent(newRS, replicasOf(d), d).scaled;
+  private *scaleUpNewReplicaSetForRecreate(
+    newRS: ReplicaSet,
+    d: Deployment,
+  ): Generator<number, boolean, void> {
+    return (yield* this.scaleReplicaSetAndRecordEvent(newRS, replicasOf(d), d)).scaled;
   }
 
   // ---- progress.go ----
@@ -980,11 +1026,11 @@ export class DeploymentController {
    * NewReplicaSetAvailable (complete), ReplicaSetUpdated (progress seen) or
    * ProgressDeadlineExceeded (no progress within progressDeadlineSeconds).
    */
-  private syncRolloutStatus(
+  private *syncRolloutStatus(
     allRSs: ReplicaSet[],
     newRS: ReplicaSet | undefined,
     d: Deployment,
-  ): void {
+  ): Generator<number, void, void> {
     const now = this.sim.now();
     const newStatus = calculateStatus(allRSs, newRS, d, now);
     if (!hasProgressDeadline(d)) removeDeploymentCondition(newStatus, 'Progressing');
@@ -1043,6 +1089,7 @@ export class DeploymentController {
     }
     d.status = newStatus;
     // Every caller returns right after this (d is this sync's own copy), so it is handed off.
+    yield* this.client.throttle();
     this.client.updateStatus('deployments', d, true);
   }
 

@@ -4,32 +4,10 @@ import type { Pod, PodDisruptionBudget } from '../../api/types.ts';
 import { StatusError } from '../../apiserver/errors.ts';
 import { parseScenario } from '../../scenario/loader.ts';
 import { ScenarioRun } from '../../scenario/runner.ts';
+import { webScenario } from '../../testing.ts';
 import { getScaledValueFromIntOrPercent } from './disruption-controller.ts';
 
-const SCENARIO = `name: pdb-test
-seed: 1
-steps:
-  - at: 0s
-    apply: |
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: web
-      spec:
-        replicas: 3
-        selector:
-          matchLabels:
-            app: web
-        template:
-          metadata:
-            labels:
-              app: web
-          spec:
-            containers:
-              - name: nginx
-                image: nginx:1.27
-until: 60s
-`;
+const SCENARIO = webScenario('pdb-test');
 
 function pdb(spec: PodDisruptionBudget['spec']): PodDisruptionBudget {
   return {

@@ -23,9 +23,12 @@ import type { Client } from '../../client/client.ts';
 import { EventRecorder } from '../../client/events.ts';
 import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
 import { metaNamespaceKey, splitMetaNamespaceKey } from '../../client/keys.ts';
-import { RateLimitingQueue } from '../../client/workqueue.ts';
+import { RateLimitingQueue, type Sync } from '../../client/workqueue.ts';
 import { formatTime, parseTime } from '../../engine/clock.ts';
 import type { Simulation } from '../../engine/simulation.ts';
+
+/** ConcurrentServiceEndpointSyncs is --concurrent-service-endpoint-syncs' default: the workers syncing Services at once. */
+export const ConcurrentServiceEndpointSyncs = 5;
 
 /** LabelServiceName names the Service an EndpointSlice belongs to (discovery/v1). */
 export const LabelServiceName = 'kubernetes.io/service-name';
@@ -448,7 +451,12 @@ export class EndpointSliceController {
     // 1s doubling to 1000s, as upstream's service queue (the 10 qps bucket is not modelled).
     this.queue = new RateLimitingQueue(
       sim,
-      { name: 'endpoint_slice', baseDelay: 1000, maxDelay: 1_000_000, limiter: client.limiter },
+      {
+        name: 'endpoint_slice',
+        baseDelay: 1000,
+        maxDelay: 1_000_000,
+        workers: ConcurrentServiceEndpointSyncs,
+      },
       (key) => this.processNextServiceWorkItem(key),
     );
 
@@ -591,9 +599,9 @@ export class EndpointSliceController {
 
   // ---- sync ----
 
-  private processNextServiceWorkItem(key: string): void {
+  private *processNextServiceWorkItem(key: string): Sync {
     try {
-      this.syncService(key);
+      yield* this.syncService(key);
       this.queue.forget(key);
     } catch (e) {
       if (
@@ -627,7 +635,7 @@ export class EndpointSliceController {
    * have an IP. Services of type ExternalName or without a selector get no slices from here.
    * Level-triggered: a second run writes nothing.
    */
-  syncService(key: string): void {
+  *syncService(key: string): Sync {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const svc = this.services.get(namespace, name);
     if (!svc) {
@@ -647,7 +655,7 @@ export class EndpointSliceController {
       throw new StaleInformerCacheError('EndpointSlice informer cache is out of date');
     const triggerTime = this.triggerTimeTracker.compute(namespace, svc, pods);
     try {
-      this.reconcile(svc, pods, slices, triggerTime);
+      yield* this.reconcile(svc, pods, slices, triggerTime);
     } catch (e) {
       if (e instanceof StatusError || e instanceof ReconcileError)
         this.recorder.event(
@@ -664,28 +672,28 @@ export class EndpointSliceController {
    * reconcile mirrors Reconciler.Reconcile for the IPv4 address type: slices of another address
    * type are deleted, the rest reconciled.
    */
-  reconcile(
+  *reconcile(
     svc: Service,
     pods: readonly Pod[],
     existing: readonly EndpointSlice[],
     triggerTime: number | undefined,
-  ): void {
+  ): Sync {
     const toDelete: EndpointSlice[] = [];
     const ipv4: EndpointSlice[] = [];
     for (const s of existing) (s.addressType === 'IPv4' ? ipv4 : toDelete).push(s);
     const errs: string[] = [];
-    this.reconcileByAddressType(svc, pods, ipv4, triggerTime, errs);
-    for (const s of toDelete) this.deleteEndpointSlice(svc, s);
+    yield* this.reconcileByAddressType(svc, pods, ipv4, triggerTime, errs);
+    for (const s of toDelete) yield* this.deleteEndpointSlice(svc, s);
     if (errs.length) throw new ReconcileError(errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
   }
 
-  private reconcileByAddressType(
+  private *reconcileByAddressType(
     svc: Service,
     pods: readonly Pod[],
     existing: readonly EndpointSlice[],
     triggerTime: number | undefined,
     errs: string[],
-  ): void {
+  ): Sync {
     const slicesToCreate: EndpointSlice[] = [];
     const slicesToUpdate: EndpointSlice[] = [];
     let slicesToDelete: EndpointSlice[] = [];
@@ -748,7 +756,7 @@ export class EndpointSliceController {
       else slicesToCreate.push(placeholder);
     }
     // Simplification: topology hints are not modelled; nothing to add or remove.
-    this.finalize(svc, slicesToCreate, slicesToUpdate, slicesToDelete, triggerTime);
+    yield* this.finalize(svc, slicesToCreate, slicesToUpdate, slicesToDelete, triggerTime);
   }
 
   /**
@@ -852,13 +860,13 @@ export class EndpointSliceController {
    * finalize mirrors upstream: creates paired with deletions become updates of the slices that
    * would have been deleted; then creates (not for a Service being deleted), updates, deletes.
    */
-  private finalize(
+  private *finalize(
     svc: Service,
     create: EndpointSlice[],
     update: EndpointSlice[],
     del: EndpointSlice[],
     triggerTime: number | undefined,
-  ): void {
+  ): Sync {
     for (let i = 0; i < del.length;) {
       if (create.length === 0) break;
       const d = del[i];
@@ -874,19 +882,22 @@ export class EndpointSliceController {
     if (!svc.metadata.deletionTimestamp) {
       for (const s of create) {
         addTriggerTimeAnnotation(s, triggerTime);
+        yield* this.client.throttle();
         this.tracker.update(this.client.create<EndpointSlice>('endpointslices', s));
       }
     }
     for (const s of update) {
       addTriggerTimeAnnotation(s, triggerTime);
+      yield* this.client.throttle();
       this.tracker.update(this.client.update<EndpointSlice>('endpointslices', s));
     }
-    for (const s of del) this.deleteEndpointSlice(svc, s);
+    for (const s of del) yield* this.deleteEndpointSlice(svc, s);
   }
 
   // deleteEndpointSlice tolerates slices that are already gone.
-  private deleteEndpointSlice(svc: Service, s: EndpointSlice): void {
+  private *deleteEndpointSlice(svc: Service, s: EndpointSlice): Sync {
     try {
+      yield* this.client.throttle();
       this.client.delete('endpointslices', svc.metadata.namespace, s.metadata.name);
     } catch (e) {
       if (!isNotFound(e)) throw e;

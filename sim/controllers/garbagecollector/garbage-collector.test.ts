@@ -11,8 +11,9 @@ import type {
 import { KubeAPIServer } from '../../apiserver/apiserver.ts';
 import { Client } from '../../client/client.ts';
 import { Simulation } from '../../engine/simulation.ts';
+import type { RequestEntry } from '../../engine/trace.ts';
 import { EtcdStore } from '../../etcd/store.ts';
-import { GarbageCollector } from './garbage-collector.ts';
+import { GarbageCollector, gcResources } from './garbage-collector.ts';
 
 function setup() {
   const sim = new Simulation({ seed: 1 });
@@ -72,6 +73,25 @@ function createPod(
 const pods = (api: KubeAPIServer) => api.peekAll<Pod>('pods');
 
 describe('GarbageCollector', () => {
+  it('monitors every resource discovery lists with delete, list and watch, but Events', () => {
+    // GetDeletableResources over the discovery table, less DefaultIgnoredResources; events.k8s.io
+    // Events are the core Events' storage, and componentstatuses cannot be deleted.
+    expect(gcResources).toEqual([
+      'configmaps',
+      'namespaces',
+      'nodes',
+      'pods',
+      'serviceaccounts',
+      'services',
+      'daemonsets',
+      'deployments',
+      'replicasets',
+      'leases',
+      'endpointslices',
+      'poddisruptionbudgets',
+    ]);
+  });
+
   it('deletes the pods of a deleted ReplicaSet (background, uid precondition, graceful)', () => {
     const { sim, api } = setup();
     startGC(sim, api);
@@ -131,6 +151,14 @@ describe('GarbageCollector', () => {
     const [p] = pods(api);
     expect(p.metadata.name).toBe('shared');
     expect(p.metadata.ownerReferences?.map((r) => r.name)).toEqual(['b']);
+    // One strategic merge patch of the Pod, deleting the dangling reference by uid.
+    const patches = sim.trace.filter(
+      (e): e is RequestEntry =>
+        e.kind === 'request' && e.from === 'garbage-collector' && e.verb === 'patch',
+    );
+    expect(patches.map((e) => [e.resource, e.name, e.patchType])).toEqual([
+      ['pods', 'shared', 'application/strategic-merge-patch+json'],
+    ]);
   });
 
   it('deletes the EndpointSlices of a deleted Service', () => {

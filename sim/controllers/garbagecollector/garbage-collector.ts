@@ -2,33 +2,45 @@
 // "Simplification:" notes): the owner graph is built from ownerReferences (by uid), and a dependent
 // whose owners are all gone is deleted (attemptToDeleteItem) with background propagation and a uid
 // precondition; an object that keeps at least one owner loses only its dangling references.
-// Simplification: only background propagation (no foregroundDeletion or orphan finalizers), a
-// fixed list of resources instead of discovery, and the graph is the informers' caches indexed
-// by owner uid instead of a separate node graph with virtual nodes.
+// The resources it monitors come from discovery (GetDeletableResources): every row of the
+// discovery table (apiserver/discovery.ts) that can be deleted, listed and watched, so a new kind
+// is collected once its row is there.
+// Simplification: only background propagation (no foregroundDeletion or orphan finalizers), the
+// table is read once at start (upstream re-reads discovery every 30 s: Sync), and the graph is
+// the informers' caches indexed by owner uid instead of a separate node graph with virtual nodes.
 
 import type { AnyObject, OwnerReference, ResourceName } from '../../api/types.ts';
 import { isNotFound, StatusError } from '../../apiserver/errors.ts';
+import { StrategicMergePatchType } from '../../apiserver/patch.ts';
+import { API_RESOURCES, qualifiedResource } from '../../apiserver/discovery.ts';
 import { apiVersionOf, resourceForKind, resources } from '../../apiserver/registry.ts';
 import type { Client } from '../../client/client.ts';
 import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
-import { RateLimitingQueue } from '../../client/workqueue.ts';
+import { RateLimitingQueue, type Sync } from '../../client/workqueue.ts';
 import type { Simulation } from '../../engine/simulation.ts';
 
+/** ConcurrentGCSyncs is --concurrent-gc-syncs' default: the attemptToDelete workers. */
+export const ConcurrentGCSyncs = 20;
+
 /**
- * gcResources are the resources the collector watches, owners before dependents (the order only
- * saves work at start-up). Simplification: upstream monitors every deletable resource found
- * through discovery.
+ * ignoredResources mirrors the garbage collector's DefaultIgnoredResources
+ * (pkg/controller/garbagecollector): Events are never monitored.
  */
-export const gcResources: readonly ResourceName[] = [
-  'nodes',
-  'deployments',
-  'daemonsets',
-  'services',
-  'replicasets',
-  'pods',
-  'endpointslices',
-  'leases',
-];
+const ignoredResources = new Set(['events', 'events.events.k8s.io']);
+
+/**
+ * gcResources mirrors GetDeletableResources (pkg/controller/garbagecollector/garbagecollector.go):
+ * the served resources whose verbs include delete, list and watch (discovery.SupportsAllVerbs),
+ * less the ignored ones, in discovery order; a plural that two groups serve is one storage and
+ * is watched once, through the row that stores it.
+ */
+export const gcResources: readonly ResourceName[] = API_RESOURCES.filter(
+  (r) =>
+    r.resource in resources &&
+    r.sharesStorageWith === undefined &&
+    ['delete', 'list', 'watch'].every((v) => r.verbs.includes(v)) &&
+    !ignoredResources.has(qualifiedResource(r)),
+).map((r) => r.resource as ResourceName);
 
 const ownerUIDIndex = 'ownerUID';
 /** absentOwnerCacheSize is the LRU size upstream uses (500). */
@@ -89,7 +101,7 @@ export class GarbageCollector {
     this.client = client;
     this.attemptToDelete = new RateLimitingQueue(
       sim,
-      { name: 'garbage_collector_attempt_to_delete', limiter: client.limiter },
+      { name: 'garbage_collector_attempt_to_delete', workers: ConcurrentGCSyncs },
       (key) => this.processAttemptToDeleteWorker(key),
     );
     for (const resource of gcResources) {
@@ -169,9 +181,9 @@ export class GarbageCollector {
 
   // ---- attemptToDelete worker ----
 
-  private processAttemptToDeleteWorker(key: string): void {
+  private *processAttemptToDeleteWorker(key: string): Sync {
     try {
-      this.attemptToDeleteItem(parseIdentityKey(key));
+      yield* this.attemptToDeleteItem(parseIdentityKey(key));
       this.attemptToDelete.forget(key);
     } catch (e) {
       if (!(e instanceof StatusError)) throw e;
@@ -185,7 +197,7 @@ export class GarbageCollector {
    * of each owner not known to be absent); with no solid owner delete it (background, uid
    * precondition), otherwise patch the dangling references away. Level-triggered.
    */
-  attemptToDeleteItem(item: ObjectIdentity): void {
+  *attemptToDeleteItem(item: ObjectIdentity): Sync {
     const cached = this.informers.get(item.resource)?.get(item.namespace || undefined, item.name);
     if (cached && cached.metadata.uid === item.uid) {
       // "Being deleted" is a one-way trip to the final deletion.
@@ -195,6 +207,7 @@ export class GarbageCollector {
     }
     let latest: AnyObject;
     try {
+      yield* this.client.throttle();
       latest = this.client.get<AnyObject>(item.resource, item.namespace || undefined, item.name);
     } catch (e) {
       if (isNotFound(e)) return;
@@ -206,17 +219,29 @@ export class GarbageCollector {
     if (refs.length === 0) return;
     const solid: OwnerReference[] = [];
     const dangling: OwnerReference[] = [];
-    for (const r of refs) (this.isDangling(r, item) ? dangling : solid).push(r);
+    for (const r of refs) ((yield* this.isDangling(r, item)) ? dangling : solid).push(r);
     if (solid.length > 0) {
       if (dangling.length === 0) return;
-      // Simplification: a JSON merge patch of the remaining list stands in for the strategic
-      // merge patch that deletes the dangling references by uid.
-      const gone = new Set(dangling.map((r) => r.uid));
-      this.client.patch(item.resource, item.namespace || undefined, item.name, {
-        metadata: { ownerReferences: refs.filter((r) => !gone.has(r.uid)) },
-      });
+      // gc.patch with GenerateDeleteOwnerRefStrategicMergeBytes (patch.go): a strategic merge
+      // patch that deletes each dangling reference by its merge key (uid) and carries the
+      // dependent's uid (upstream falls back to a JSON merge patch only for custom resources).
+      yield* this.client.throttle();
+      this.client.patch(
+        item.resource,
+        item.namespace || undefined,
+        item.name,
+        {
+          metadata: {
+            ownerReferences: dangling.map((r) => ({ $patch: 'delete', uid: r.uid })),
+            uid: item.uid,
+          },
+        },
+        undefined,
+        StrategicMergePatchType,
+      );
       return;
     }
+    yield* this.client.throttle();
     this.client.delete(item.resource, item.namespace || undefined, item.name, {
       preconditions: { uid: item.uid },
     });
@@ -228,7 +253,7 @@ export class GarbageCollector {
    * Simplification: a reference to a kind the simulator does not serve counts as solid (upstream
    * requeues the item until discovery knows the kind).
    */
-  private isDangling(ref: OwnerReference, item: ObjectIdentity): boolean {
+  private *isDangling(ref: OwnerReference, item: ObjectIdentity): Generator<number, boolean, void> {
     const info = resourceForKind(ref.kind);
     if (!info || apiVersionOf(info) !== ref.apiVersion) return false;
     const itemNamespaced = resources[item.resource].namespaced;
@@ -243,6 +268,7 @@ export class GarbageCollector {
     if (!itemNamespaced && info.namespaced) return true;
     let owner: AnyObject;
     try {
+      yield* this.client.throttle();
       owner = this.client.get<AnyObject>(
         info.resource,
         info.namespaced ? item.namespace : undefined,

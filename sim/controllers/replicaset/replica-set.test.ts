@@ -255,7 +255,7 @@ describe('ReplicaSetController', () => {
     c.kubectl.create('replicasets', newReplicaSet('web', 3));
     c.sim.runUntil(1000);
     const before = c.sim.trace.length;
-    c.rsc.syncReplicaSet('default/web');
+    expect([...c.rsc.syncReplicaSet('default/web')]).toEqual([]); // no token to wait for
     expect(c.sim.trace.slice(before).filter((e) => e.kind === 'request')).toEqual([]);
   });
 

@@ -26,7 +26,7 @@ import type { Client } from '../../client/client.ts';
 import { EventRecorder } from '../../client/events.ts';
 import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
 import { metaNamespaceKey } from '../../client/keys.ts';
-import { RateLimitingQueue } from '../../client/workqueue.ts';
+import { RateLimitingQueue, type Sync } from '../../client/workqueue.ts';
 import { formatTime } from '../../engine/clock.ts';
 import type { Simulation } from '../../engine/simulation.ts';
 import {
@@ -38,7 +38,6 @@ import {
   recheckDeletionTimestamp,
   releasePatch,
   SlowStartInitialBatchSize,
-  slowStartBatch,
   sortActivePodsWithRanks,
   SyncError,
   UIDTrackingControllerExpectations,
@@ -47,6 +46,9 @@ import {
 
 /** BurstReplicas caps creates and deletes per sync ("based off performance requirements for kubernetes 1.0"). */
 export const BurstReplicas = 500;
+
+/** ConcurrentRSSyncs is --concurrent-replicaset-syncs' default: the workers syncing ReplicaSets at once. */
+export const ConcurrentRSSyncs = 5;
 
 /** statusUpdateRetries is how many times a failed status update is retried after a fresh GET. */
 const statusUpdateRetries = 1;
@@ -236,7 +238,7 @@ export class ReplicaSetController {
   private newQueue(): RateLimitingQueue {
     return new RateLimitingQueue(
       this.sim,
-      { name: ReplicaSetController.NAME, limiter: this.client.limiter },
+      { name: ReplicaSetController.NAME, workers: ConcurrentRSSyncs },
       (key) => this.processNextWorkItem(key),
     );
   }
@@ -376,9 +378,10 @@ export class ReplicaSetController {
 
   // processNextWorkItem runs one sync: success forgets the key's failures; an API error or a
   // SyncError requeues it with back-off. Anything else is a bug in the simulator and is thrown.
-  private processNextWorkItem(key: string): void {
+  // The sync waits for its client's tokens before each request (see RateLimitingQueue).
+  private *processNextWorkItem(key: string): Sync {
     try {
-      this.syncReplicaSet(key);
+      yield* this.syncReplicaSet(key);
       this.queue.forget(key);
     } catch (e) {
       if (!(e instanceof StatusError) && !(e instanceof SyncError)) throw e;
@@ -391,8 +394,9 @@ export class ReplicaSetController {
    * once the informer has seen the creates and deletes of the previous sync (expectations), and
    * writes the observed counts to status. Level-triggered: a second run changes nothing.
    * Throws StatusError or SyncError when something failed, so the key is requeued with back-off.
+   * A generator: it yields while a request waits for its client's token (Client.throttle).
    */
-  syncReplicaSet(key: string): void {
+  *syncReplicaSet(key: string): Sync {
     const rs = this.rsInformer.getByKey(key);
     if (!rs) {
       this.expectations.deleteExpectations(key);
@@ -404,7 +408,7 @@ export class ReplicaSetController {
 
     let manageReplicasErr: StatusError | undefined;
     if (rsNeedsSync && !rs.metadata.deletionTimestamp) {
-      manageReplicasErr = this.manageReplicas(owned.active + adopted.length, rs, () => [
+      manageReplicasErr = yield* this.manageReplicas(owned.active + adopted.length, rs, () => [
         ...this.listActivePods(rs, owned),
         ...adopted,
       ]);
@@ -417,7 +421,7 @@ export class ReplicaSetController {
       manageReplicasErr,
       now,
     );
-    const updatedRS = this.updateReplicaSetStatus(rs, newStatus);
+    const updatedRS = yield* this.updateReplicaSetStatus(rs, newStatus);
 
     // Resync after minReadySeconds as a last line of defence against clock skew.
     const minReadySeconds = updatedRS.spec.minReadySeconds ?? 0;
@@ -458,6 +462,8 @@ export class ReplicaSetController {
    * hands: owned active Pods whose labels no longer match are released (their ownerReference
    * removed), and active orphans that match are adopted after a live re-read of the ReplicaSet.
    * It returns the adopted Pods; the Pods already owned and matching are counted by OwnedPods.
+   * Simplification: these patches (and the re-read) are sent at once, in the bucket's debt when
+   * it is empty, rather than waiting for their tokens: they are rare (orphans, relabelled Pods).
    */
   private claimPods(rs: ReplicaSet, owned: OwnedPods): Pod[] {
     const controllerRef = newControllerRef(rs);
@@ -541,12 +547,14 @@ export class ReplicaSetController {
    * Pods ranked first by getPodsToDelete. It returns the first error, which lands in the
    * ReplicaFailure condition and requeues the ReplicaSet. Simplification (performance): upstream
    * receives the list of active Pods; here their number, and the list only when Pods are deleted.
+   * The requests of a batch (and all the deletes) go in parallel upstream, each in its goroutine:
+   * their tokens are reserved together and each request is sent at its token's time.
    */
-  manageReplicas(
+  *manageReplicas(
     activeCount: number,
     rs: ReplicaSet,
     listActivePods: () => Pod[],
-  ): StatusError | undefined {
+  ): Generator<number, StatusError | undefined, void> {
     const rsKey = metaNamespaceKey(rs);
     let diff = activeCount - (rs.spec.replicas ?? 1);
     if (diff < 0) {
@@ -554,11 +562,15 @@ export class ReplicaSetController {
       // Expectations are set before the creates: their watch events may arrive at any time after.
       this.expectations.expectCreations(rsKey, diff);
       let firstErr: StatusError | undefined;
-      const successfulCreations = slowStartBatch(diff, SlowStartInitialBatchSize, () => {
-        const err = this.createPod(rs);
-        firstErr ??= err;
-        return err === undefined;
-      });
+      const successfulCreations = yield* this.slowStartBatch(
+        diff,
+        SlowStartInitialBatchSize,
+        () => {
+          const err = this.createPod(rs);
+          firstErr ??= err;
+          return err === undefined;
+        },
+      );
       // The skipped creations will never be observed; stop waiting for them.
       for (let skipped = diff - successfulCreations; skipped > 0; skipped--) {
         this.expectations.creationObserved(rsKey);
@@ -573,8 +585,10 @@ export class ReplicaSetController {
       const podsToDelete = getPodsToDelete(filteredPods, relatedPods, diff, this.sim.now());
       this.expectations.expectDeletionsOf(rsKey, podsToDelete.map(podKey));
       let firstErr: StatusError | undefined;
-      // Simplification: the deletes are issued one after another (upstream: in parallel goroutines).
-      for (const pod of podsToDelete) {
+      const tokens = this.reserveTokens(podsToDelete.length);
+      for (let i = 0; i < podsToDelete.length; i++) {
+        const pod = podsToDelete[i];
+        yield* this.client.sendAt(tokens[i]);
         const err = this.deletePodOf(rs, pod);
         if (!err) continue;
         // The informer will not observe this deletion.
@@ -584,6 +598,44 @@ export class ReplicaSetController {
       return firstErr;
     }
     return undefined;
+  }
+
+  /**
+   * slowStartBatch mirrors replica_set.go#slowStartBatch (as controller-utils' slowStartBatch) for
+   * calls that are requests: the calls of a batch run in parallel goroutines upstream, so their
+   * tokens are reserved together and each call is made at its token's time; the next batch
+   * starts when the whole batch is done. It returns the number of successful calls.
+   */
+  private *slowStartBatch(
+    count: number,
+    initialBatchSize: number,
+    fn: () => boolean,
+  ): Generator<number, number, void> {
+    let remaining = count;
+    let successes = 0;
+    for (
+      let batchSize = Math.min(remaining, initialBatchSize);
+      batchSize > 0;
+      batchSize = Math.min(2 * batchSize, remaining)
+    ) {
+      const tokens = this.reserveTokens(batchSize);
+      let failed = 0;
+      for (let i = 0; i < batchSize; i++) {
+        yield* this.client.sendAt(tokens[i]);
+        if (!fn()) failed++;
+      }
+      successes += batchSize - failed;
+      if (failed > 0) return successes;
+      remaining -= batchSize;
+    }
+    return successes;
+  }
+
+  // reserveTokens reserves the tokens of n requests made in parallel, in the order they are made.
+  private reserveTokens(n: number): number[] {
+    const tokens: number[] = new Array<number>(n);
+    for (let i = 0; i < n; i++) tokens[i] = this.client.reserve();
+    return tokens;
   }
 
   // createPod mirrors RealPodControl.CreatePods: one Pod from the template, and an Event either way.
@@ -644,7 +696,10 @@ export class ReplicaSetController {
 
   // updateReplicaSetStatus mirrors replica_set_utils.go: nothing is written in the steady state;
   // otherwise one UpdateStatus, retried once on a fresh copy.
-  private updateReplicaSetStatus(rs: ReplicaSet, newStatus: ReplicaSetStatus): ReplicaSet {
+  private *updateReplicaSetStatus(
+    rs: ReplicaSet,
+    newStatus: ReplicaSetStatus,
+  ): Generator<number, ReplicaSet, void> {
     const s = rs.status ?? { replicas: 0 };
     if (
       (s.replicas ?? 0) === newStatus.replicas &&
@@ -665,10 +720,12 @@ export class ReplicaSetController {
       // copied: the rest is shared with the cache (never mutated) and the copy is handed off.
       const copy: ReplicaSet = { ...current, status: deepClone(newStatus) };
       try {
+        yield* this.client.throttle();
         return this.client.updateStatus<ReplicaSet>('replicasets', copy, true);
       } catch (e) {
         if (!(e instanceof StatusError) || i >= statusUpdateRetries) throw e;
       }
+      yield* this.client.throttle();
       current = this.client.get<ReplicaSet>('replicasets', rs.metadata.namespace, rs.metadata.name);
     }
   }

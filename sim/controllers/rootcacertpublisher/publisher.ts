@@ -6,11 +6,12 @@
 
 import { deepClone } from '../../api/clone.ts';
 import type { ConfigMap, Namespace } from '../../api/types.ts';
-import { isNotFound, StatusError } from '../../apiserver/errors.ts';
+import { isNotFound } from '../../apiserver/errors.ts';
 import type { Client } from '../../client/client.ts';
 import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
-import { RateLimitingQueue } from '../../client/workqueue.ts';
+import type { RateLimitingQueue } from '../../client/workqueue.ts';
 import type { Simulation } from '../../engine/simulation.ts';
+import { newSyncQueue } from '../controller-utils.ts';
 
 export const RootCACertConfigMapName = 'kube-root-ca.crt';
 export const DescriptionAnnotation = 'kubernetes.io/description';
@@ -59,8 +60,8 @@ export class Publisher {
   }
 
   private newQueue(): RateLimitingQueue {
-    return new RateLimitingQueue(this.sim, { name: 'root_ca_cert_publisher' }, (key) =>
-      this.processNextWorkItem(key),
+    return newSyncQueue(this.sim, this.client, { name: 'root_ca_cert_publisher' }, (key) =>
+      this.syncNamespace(key),
     );
   }
 
@@ -79,16 +80,6 @@ export class Publisher {
   private configMapChanged(cm: ConfigMap): void {
     if (cm.metadata.name === RootCACertConfigMapName && cm.metadata.namespace)
       this.queue.add(cm.metadata.namespace);
-  }
-
-  private processNextWorkItem(key: string): void {
-    try {
-      this.syncNamespace(key);
-      this.queue.forget(key);
-    } catch (e) {
-      if (!(e instanceof StatusError)) throw e;
-      this.queue.addRateLimited(key);
-    }
   }
 
   /** syncNamespace creates or repairs the namespace's kube-root-ca.crt. Level-triggered. */

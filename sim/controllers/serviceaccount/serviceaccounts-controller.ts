@@ -7,8 +7,9 @@ import type { Namespace, ServiceAccount } from '../../api/types.ts';
 import { isAlreadyExists, StatusError } from '../../apiserver/errors.ts';
 import type { Client } from '../../client/client.ts';
 import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
-import { RateLimitingQueue } from '../../client/workqueue.ts';
+import type { RateLimitingQueue } from '../../client/workqueue.ts';
 import type { Simulation } from '../../engine/simulation.ts';
+import { newSyncQueue } from '../controller-utils.ts';
 
 /** serviceAccountsToEnsure are the ServiceAccounts every namespace gets. */
 const serviceAccountsToEnsure = ['default'];
@@ -48,8 +49,8 @@ export class ServiceAccountsController {
   }
 
   private newQueue(): RateLimitingQueue {
-    return new RateLimitingQueue(this.sim, { name: 'serviceaccount' }, (key) =>
-      this.processNextWorkItem(key),
+    return newSyncQueue(this.sim, this.client, { name: 'serviceaccount' }, (key) =>
+      this.syncNamespace(key),
     );
   }
 
@@ -63,16 +64,6 @@ export class ServiceAccountsController {
     this.serviceAccounts.stop();
     this.namespaces.stop();
     this.queue.shutDown();
-  }
-
-  private processNextWorkItem(key: string): void {
-    try {
-      this.syncNamespace(key);
-      this.queue.forget(key);
-    } catch (e) {
-      if (!(e instanceof StatusError)) throw e;
-      this.queue.addRateLimited(key);
-    }
   }
 
   /** syncNamespace creates the missing ServiceAccounts of an active namespace. Level-triggered. */

@@ -1,7 +1,7 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go for DaemonSet: describeDaemonSet, and the
 // objects its describer fetches (see ../../../kubectl/describe.ts for the shared sections).
 
-import type { AnyObject, DaemonSet, Event } from '../../../api/types.ts';
+import type { DaemonSet, Event } from '../../../api/types.ts';
 import { formatLabels, selectorString } from '../../../kubectl/table.ts';
 import {
   describeEvents,
@@ -12,13 +12,13 @@ import {
   printLabelsMultiline,
   tabbedString,
 } from '../../../kubectl/describe.ts';
-import type { DescribeContext } from '../../rules.ts';
+import type { Describer } from '../../rules.ts';
 
 /** describeDaemonSetObject is the DaemonSet describer: it fetches what kubectl fetches and prints. */
-export function describeDaemonSetObject(ctx: DescribeContext, obj: AnyObject): string {
+export const describeDaemonSetObject: Describer = (ctx, obj) => {
   const ds = obj as DaemonSet;
   return describeDaemonSet(ds, podStatusCountsFor(ctx, ds), ctx.events(true), ctx.now);
-}
+};
 
 /** describeDaemonSet mirrors describe.describeDaemonSet. */
 export function describeDaemonSet(

@@ -1,7 +1,7 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go for Deployment: describeDeployment, and the
 // objects its describer fetches (see ../../../kubectl/describe.ts for the shared sections).
 
-import type { AnyObject, Deployment, Event, ReplicaSet } from '../../../api/types.ts';
+import type { Deployment, Event, ReplicaSet } from '../../../api/types.ts';
 import { replicaSetsOf } from '../../../kubectl/deployment-util.ts';
 import { formatRFC1123Z } from '../../../kubectl/duration.ts';
 import { selectorString } from '../../../kubectl/table.ts';
@@ -12,14 +12,14 @@ import {
   printLabelsMultiline,
   tabbedString,
 } from '../../../kubectl/describe.ts';
-import type { DescribeContext } from '../../rules.ts';
+import type { Describer } from '../../rules.ts';
 
 /** describeDeploymentObject is the Deployment describer: it fetches what kubectl fetches and prints. */
-export function describeDeploymentObject(ctx: DescribeContext, obj: AnyObject): string {
+export const describeDeploymentObject: Describer = (ctx, obj) => {
   const d = obj as Deployment;
   const { oldRSs, newRS } = replicaSetsOf(ctx, d);
   return describeDeployment(d, oldRSs, newRS, ctx.events(true), ctx.now);
-}
+};
 
 function intOrString(v: number | string | undefined): string {
   return v === undefined ? '<nil>' : String(v);

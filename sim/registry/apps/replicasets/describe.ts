@@ -1,7 +1,7 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go for ReplicaSet: describeReplicaSet, and the
 // objects its describer fetches (see ../../../kubectl/describe.ts for the shared sections).
 
-import type { AnyObject, Event, ReplicaSet } from '../../../api/types.ts';
+import type { Event, ReplicaSet } from '../../../api/types.ts';
 import { formatLabelSelector } from '../../../kubectl/table.ts';
 import {
   controllerOf,
@@ -13,13 +13,13 @@ import {
   printLabelsMultiline,
   tabbedString,
 } from '../../../kubectl/describe.ts';
-import type { DescribeContext } from '../../rules.ts';
+import type { Describer } from '../../rules.ts';
 
 /** describeReplicaSetObject is the ReplicaSet describer: it fetches what kubectl fetches and prints. */
-export function describeReplicaSetObject(ctx: DescribeContext, obj: AnyObject): string {
+export const describeReplicaSetObject: Describer = (ctx, obj) => {
   const rs = obj as ReplicaSet;
   return describeReplicaSet(rs, podStatusCountsFor(ctx, rs), ctx.events(true), ctx.now);
-}
+};
 
 /** describeReplicaSet mirrors describe.describeReplicaSet. */
 export function describeReplicaSet(

@@ -11,7 +11,7 @@ import {
 } from '../../../kubectl/describe.ts';
 import { translateTimestampSince } from '../../../kubectl/duration.ts';
 import { col } from '../../../kubectl/table.ts';
-import type { DescribeContext, Printer } from '../../rules.ts';
+import type { Describer, Printer } from '../../rules.ts';
 
 /** configMapColumns are the table's columns. */
 export const configMapColumns = ['Name', 'Data', 'Age'];
@@ -56,6 +56,6 @@ export const configMapPrinter: Printer = {
 };
 
 /** describeConfigMapObject is the ConfigMap describer. */
-export function describeConfigMapObject(ctx: DescribeContext, obj: AnyObject): string {
+export const describeConfigMapObject: Describer = (ctx, obj) => {
   return describeConfigMap(obj as ConfigMap, ctx.events(true), ctx.now);
-}
+};

@@ -1,18 +1,18 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go for Namespace: describeNamespace, and the
 // objects its describer fetches (see ../../../kubectl/describe.ts for the shared sections).
 
-import type { AnyObject, Namespace } from '../../../api/types.ts';
+import type { Namespace } from '../../../api/types.ts';
 import {
   printAnnotationsMultiline,
   printLabelsMultiline,
   tabbedString,
 } from '../../../kubectl/describe.ts';
-import type { DescribeContext } from '../../rules.ts';
+import type { Describer } from '../../rules.ts';
 
 /** describeNamespaceObject is the Namespace describer: it fetches what kubectl fetches and prints. */
-export function describeNamespaceObject(_ctx: DescribeContext, obj: AnyObject): string {
+export const describeNamespaceObject: Describer = (_ctx, obj) => {
   return describeNamespace(obj as Namespace);
-}
+};
 
 /**
  * describeNamespace mirrors describe.describeNamespace. Simplification: ResourceQuotas and

@@ -1,7 +1,7 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go for Node: describeNode, and the
 // objects its describer fetches (see ../../../kubectl/describe.ts for the shared sections).
 
-import type { AnyObject, Event, Lease, Node, Pod, ResourceList } from '../../../api/types.ts';
+import type { Event, Lease, Node, Pod, ResourceList } from '../../../api/types.ts';
 import { formatRFC1123Z, translateTimestampSince } from '../../../kubectl/duration.ts';
 import {
   addQuantity,
@@ -23,10 +23,10 @@ import {
   quantityText,
   tabbedString,
 } from '../../../kubectl/describe.ts';
-import type { DescribeContext } from '../../rules.ts';
+import type { Describer } from '../../rules.ts';
 
 /** describeNodeObject is the Node describer: it fetches what kubectl fetches and prints. */
-export function describeNodeObject(ctx: DescribeContext, obj: AnyObject): string {
+export const describeNodeObject: Describer = (ctx, obj) => {
   const node = obj as Node;
   const pods = ctx
     .list<Pod>('pods', undefined, undefined, node.metadata.name)
@@ -39,7 +39,7 @@ export function describeNodeObject(ctx: DescribeContext, obj: AnyObject): string
     lease = { error: typeof status?.message === 'string' ? status.message : (e as Error).message };
   }
   return describeNode(node, pods, ctx.events(true), lease, ctx.now);
-}
+};
 
 /** podRequestsAndLimits mirrors kubectl's resourcehelper.PodRequestsAndLimits (no overhead). */
 export function podRequestsAndLimits(pod: Pod): {

@@ -5,7 +5,7 @@
 // Simplification: sources other than projected, emptyDir, configMap, secret, hostPath and
 // downwardAPI print as "<unknown>" (upstream describes each kind).
 
-import type { AnyObject, Event, Pod } from '../../../api/types.ts';
+import type { Event, Pod } from '../../../api/types.ts';
 import { formatRFC1123Z, translateTimestampSince } from '../../../kubectl/duration.ts';
 import { parseQuantityExact } from '../../../kubectl/quantity.ts';
 import {
@@ -17,14 +17,14 @@ import {
   printTolerationsMultiline,
   tabbedString,
 } from '../../../kubectl/describe.ts';
-import type { DescribeContext } from '../../rules.ts';
+import type { Describer } from '../../rules.ts';
 import type { Container, Volume } from '../../../api/types.ts';
 import type { PrefixWriter } from '../../../kubectl/describe.ts';
 
 /** describePodObject is the Pod describer: it fetches what kubectl fetches and prints. */
-export function describePodObject(ctx: DescribeContext, obj: AnyObject): string {
+export const describePodObject: Describer = (ctx, obj) => {
   return describePod(obj as Pod, ctx.events(false), ctx.now);
-}
+};
 
 /** podQOS mirrors qos.GetPodQOS: status.qosClass when set, else computed from requests/limits. */
 function podQOS(pod: Pod): string {

@@ -15,7 +15,7 @@ import {
 } from '../../../kubectl/describe.ts';
 import { translateTimestampSince } from '../../../kubectl/duration.ts';
 import { col } from '../../../kubectl/table.ts';
-import type { DescribeContext, Printer } from '../../rules.ts';
+import type { Describer, Printer } from '../../rules.ts';
 
 /** serviceAccountColumns are the table's columns (metav1.TableColumnDefinition names). */
 export const serviceAccountColumns = ['Name', 'Secrets', 'Age'];
@@ -68,6 +68,6 @@ export const serviceAccountPrinter: Printer = {
 };
 
 /** describeServiceAccountObject is the ServiceAccount describer. */
-export function describeServiceAccountObject(ctx: DescribeContext, obj: AnyObject): string {
+export const describeServiceAccountObject: Describer = (ctx, obj) => {
   return describeServiceAccount(obj as ServiceAccount, ctx.events(true), ctx.now);
-}
+};

@@ -1,7 +1,7 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go for Service: describeService, and the
 // objects its describer fetches (see ../../../kubectl/describe.ts for the shared sections).
 
-import type { AnyObject, EndpointSlice, Event, Service } from '../../../api/types.ts';
+import type { EndpointSlice, Event, Service } from '../../../api/types.ts';
 import { formatLabels } from '../../../kubectl/table.ts';
 import {
   describeEvents,
@@ -9,16 +9,16 @@ import {
   printLabelsMultiline,
   tabbedString,
 } from '../../../kubectl/describe.ts';
-import type { DescribeContext } from '../../rules.ts';
+import type { Describer } from '../../rules.ts';
 
 /** describeServiceObject is the Service describer: it fetches what kubectl fetches and prints. */
-export function describeServiceObject(ctx: DescribeContext, obj: AnyObject): string {
+export const describeServiceObject: Describer = (ctx, obj) => {
   const svc = obj as Service;
   const slices = ctx
     .list<EndpointSlice>('endpointslices', svc.metadata.namespace)
     .filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === svc.metadata.name);
   return describeService(svc, slices, ctx.events(true), ctx.now);
-}
+};
 
 /** formatEndpointSlices mirrors describe.formatEndpointSlices for one service port name. */
 export function formatEndpointSlices(

@@ -1,19 +1,19 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go for EndpointSlice: describeEndpointSlice, and the
 // objects its describer fetches (see ../../../kubectl/describe.ts for the shared sections).
 
-import type { AnyObject, EndpointSlice, Event } from '../../../api/types.ts';
+import type { EndpointSlice, Event } from '../../../api/types.ts';
 import {
   describeEvents,
   printAnnotationsMultiline,
   printLabelsMultiline,
   tabbedString,
 } from '../../../kubectl/describe.ts';
-import type { DescribeContext } from '../../rules.ts';
+import type { Describer } from '../../rules.ts';
 
 /** describeEndpointSliceObject is the EndpointSlice describer: it fetches what kubectl fetches and prints. */
-export function describeEndpointSliceObject(ctx: DescribeContext, obj: AnyObject): string {
+export const describeEndpointSliceObject: Describer = (ctx, obj) => {
   return describeEndpointSlice(obj as EndpointSlice, ctx.events(true), ctx.now);
-}
+};
 
 /** describeEndpointSlice mirrors describe.describeEndpointSliceV1. */
 export function describeEndpointSlice(eps: EndpointSlice, events: Event[], now: number): string {

@@ -1,30 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../../scenario/loader.ts';
 import { ScenarioRun } from '../../../scenario/runner.ts';
+import { webScenario } from '../../../testing.ts';
 
-const SCENARIO = `name: pdb-print
-seed: 1
-steps:
-  - at: 0s
-    apply: |
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: web
-      spec:
-        replicas: 3
-        selector:
-          matchLabels:
-            app: web
-        template:
-          metadata:
-            labels:
-              app: web
-          spec:
-            containers:
-              - name: nginx
-                image: nginx:1.27
-  - at: 20s
+const SCENARIO = webScenario('pdb-print', {
+  until: '40s',
+  steps: `  - at: 20s
     apply: |
       apiVersion: policy/v1
       kind: PodDisruptionBudget
@@ -45,8 +26,8 @@ steps:
         selector:
           matchLabels:
             app: web
-until: 40s
-`;
+`,
+});
 
 describe('kubectl get and describe poddisruptionbudgets', () => {
   it('prints the columns and the describe text kubectl v1.34 prints', () => {

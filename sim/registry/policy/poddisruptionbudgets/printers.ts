@@ -8,7 +8,7 @@ import {
   type ColumnDefinition,
   type TableRow,
 } from '../../../kubectl/table.ts';
-import type { DescribeContext, Printer } from '../../rules.ts';
+import type { Describer, Printer } from '../../rules.ts';
 import { translateTimestampSince } from '../../../kubectl/duration.ts';
 
 /** columns are the table columns of `kubectl get poddisruptionbudgets` (none only in -o wide). */
@@ -72,6 +72,6 @@ export const podDisruptionBudgetPrinter: Printer = {
 };
 
 /** describePodDisruptionBudgetObject is the PodDisruptionBudget describer. */
-export function describePodDisruptionBudgetObject(ctx: DescribeContext, obj: AnyObject): string {
+export const describePodDisruptionBudgetObject: Describer = (ctx, obj) => {
   return describePodDisruptionBudget(obj as PodDisruptionBudget, ctx.events(true), ctx.now);
-}
+};

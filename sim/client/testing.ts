@@ -1,0 +1,42 @@
+// Shared test helper for the event recorders' tests (events.test.ts, events-v1.test.ts): a
+// kube-apiserver with the default namespace and one Pod, and readers of what was recorded.
+// Used by tests only (lint treats sim/**/testing.ts as tests).
+import type { Event, Namespace, Pod } from '../api/types.ts';
+import { KubeAPIServer } from '../apiserver/apiserver.ts';
+import { Simulation } from '../engine/simulation.ts';
+import type { RequestEntry } from '../engine/trace.ts';
+import { EtcdStore } from '../etcd/store.ts';
+import { Client } from './client.ts';
+
+/**
+ * eventsTestbed starts kube-apiserver (freeze on) with namespace default and Pod default/web
+ * (one nginx container), and a client for user. events lists the stored Events, requests the
+ * user's requests to events, and at(ms, fn) runs the clock to ms, then fn.
+ */
+export function eventsTestbed(user: string) {
+  const sim = new Simulation({ seed: 1 });
+  const api = new KubeAPIServer(sim, new EtcdStore());
+  api.freeze = true;
+  api.create('test', 'namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'default' },
+  } as Namespace);
+  const pod = api.create<Pod>('test', 'pods', {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] },
+  } as unknown as Pod);
+  const client = new Client(api, user);
+  const events = () => api.list<Event>('test', 'events').items;
+  const requests = () =>
+    sim.trace.filter(
+      (e): e is RequestEntry => e.kind === 'request' && e.resource === 'events' && e.from === user,
+    );
+  const at = (ms: number, fn: () => void) => {
+    sim.runUntil(ms);
+    fn();
+  };
+  return { sim, api, pod, client, events, requests, at };
+}
