@@ -1,5 +1,13 @@
-// A binary min-heap of scheduled callbacks ordered by (time, seq). seq is a global counter, so
-// two events at the same virtual time always run in the order they were scheduled.
+// The agenda of scheduled callbacks, ordered by (time, seq). seq is a global counter, so two events
+// at the same virtual time always run in the order they were scheduled.
+//
+// Events are kept in one bucket per distinct time, in the order they were pushed (which is seq
+// order, as the engine numbers an event when it pushes it), and the distinct times in a binary
+// min-heap of plain numbers. At scale most events share their instant with others or fall on
+// a few thousand distinct milliseconds (5,000 kubelets' Lease and status timers, the watch
+// deliveries a millisecond after them), so a push is usually an append to an existing bucket and
+// the heap compares numbers in one typed array instead of following a pointer per comparison:
+// the order is exactly the (time, seq) order of a heap of all events.
 
 /** ScheduledEvent is one entry of the queue; it is also the handle that cancels it. */
 export class ScheduledEvent {
@@ -25,56 +33,99 @@ export class ScheduledEvent {
   }
 }
 
-function less(a: ScheduledEvent, b: ScheduledEvent): boolean {
-  return a.time < b.time || (a.time === b.time && a.seq < b.seq);
+/** Bucket holds the events of one instant, in push order; head is the next one to run. */
+interface Bucket {
+  readonly time: number;
+  readonly events: ScheduledEvent[];
+  head: number;
 }
 
 /** EventQueue is the engine's agenda. */
 export class EventQueue {
-  private heap: ScheduledEvent[] = [];
+  /** times is a binary min-heap of the instants that have a bucket (times[0..n)). */
+  private times = new Float64Array(1024);
+  private n = 0;
+  private readonly buckets = new Map<number, Bucket>();
+  /** top is the bucket of the earliest instant (times[0]), or undefined when empty. */
+  private top: Bucket | undefined;
+  private count = 0;
 
   get size(): number {
-    return this.heap.length;
+    return this.count;
   }
 
   push(e: ScheduledEvent): void {
-    const h = this.heap;
-    h.push(e);
-    // Sift up by moving parents down into the hole, then place e once (no swaps).
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!less(e, h[p])) break;
-      h[i] = h[p];
-      i = p;
+    this.count++;
+    const t = e.time;
+    const top = this.top;
+    if (top !== undefined && top.time === t) {
+      top.events.push(e);
+      return;
     }
-    h[i] = e;
+    const b = this.buckets.get(t);
+    if (b !== undefined) {
+      b.events.push(e);
+      return;
+    }
+    const nb: Bucket = { time: t, events: [e], head: 0 };
+    this.buckets.set(t, nb);
+    this.pushTime(t);
+    if (top === undefined || t < top.time) this.top = nb;
   }
 
   peek(): ScheduledEvent | undefined {
-    return this.heap[0];
+    const b = this.top;
+    return b === undefined ? undefined : b.events[b.head];
   }
 
   pop(): ScheduledEvent | undefined {
-    const h = this.heap;
-    if (h.length === 0) return undefined;
-    const top = h[0];
-    const last = h.pop()!;
-    const n = h.length;
-    if (n > 0) {
-      // Sift the last element down from the root, moving smaller children up into the hole.
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= n) break;
-        const r = l + 1;
-        const c = r < n && less(h[r], h[l]) ? r : l;
-        if (!less(h[c], last)) break;
-        h[i] = h[c];
-        i = c;
-      }
-      h[i] = last;
+    const b = this.top;
+    if (b === undefined) return undefined;
+    const e = b.events[b.head++];
+    this.count--;
+    if (b.head === b.events.length) {
+      // The instant is over (an event pushed for it later gets a new bucket).
+      this.buckets.delete(b.time);
+      this.popTime();
+      this.top = this.n > 0 ? this.buckets.get(this.times[0]) : undefined;
     }
-    return top;
+    return e;
+  }
+
+  private pushTime(t: number): void {
+    if (this.n === this.times.length) {
+      const grown = new Float64Array(this.times.length * 2);
+      grown.set(this.times);
+      this.times = grown;
+    }
+    const h = this.times;
+    // Sift up by moving parents down into the hole, then place t once (no swaps).
+    let i = this.n++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (h[p] <= t) break;
+      h[i] = h[p];
+      i = p;
+    }
+    h[i] = t;
+  }
+
+  private popTime(): void {
+    const h = this.times;
+    const n = --this.n;
+    if (n === 0) return;
+    const last = h[n];
+    // Sift the last time down from the root, moving smaller children up into the hole.
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const c = r < n && h[r] < h[l] ? r : l;
+      if (h[c] >= last) break;
+      h[i] = h[c];
+      i = c;
+    }
+    h[i] = last;
   }
 }

@@ -171,8 +171,11 @@ export class NodeLeaseController {
           metadata: { name: this.opts.nodeName, namespace: NodeLeaseNamespace },
           spec,
         } as Lease);
+    // The Node is looked up only while the Lease has no owner yet (its first renewals): at scale
+    // each lookup is a walk through another component's cold memory, on every renewal.
+    if (lease.metadata.ownerReferences?.length) return lease;
     const node = this.opts.node();
-    if (node?.metadata.uid && !lease.metadata.ownerReferences?.length)
+    if (node?.metadata.uid)
       lease.metadata.ownerReferences = [
         { apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid },
       ];

@@ -462,15 +462,16 @@ export class NodeLifecycleController {
     node = res.node;
     const name = node.metadata.name;
     const { observedReadyCondition, currentReadyCondition } = res;
+    // The zone is looked up once per node and pass (a WeakMap lookup on a cold object at scale).
+    const zone = getZoneKey(node);
     if (!(node.metadata.labels && labelNodeDisruptionExclusion in node.metadata.labels)) {
-      const zone = getZoneKey(node);
       let list = zoneToNodeConditions.get(zone);
       if (!list) zoneToNodeConditions.set(zone, (list = []));
       list.push(currentReadyCondition);
     }
     if (currentReadyCondition) {
-      this.processTaintBaseEviction(node, observedReadyCondition, what);
-      const needsRetry = this.nodesToRetry.has(name);
+      this.processTaintBaseEviction(node, observedReadyCondition, what, zone);
+      const needsRetry = this.nodesToRetry.size > 0 && this.nodesToRetry.has(name);
       const transitioned =
         currentReadyCondition.status !== 'True' && observedReadyCondition.status === 'True';
       if (transitioned)
@@ -490,7 +491,7 @@ export class NodeLifecycleController {
         }
       }
     }
-    this.nodesToRetry.delete(name);
+    if (this.nodesToRetry.size > 0) this.nodesToRetry.delete(name);
   }
 
   /**
@@ -503,7 +504,8 @@ export class NodeLifecycleController {
   tryUpdateNodeHealth(node: Node, what = 'monitorNodeHealth'): TryUpdateResult {
     const now = this.sim.now();
     const name = node.metadata.name;
-    let nodeHealth = this.nodeHealthMap.get(name);
+    const saved = this.nodeHealthMap.get(name);
+    let nodeHealth = saved;
     let gracePeriod: number;
     let observedReadyCondition: NodeCondition;
     let currentReadyCondition = getNodeCondition(node, 'Ready');
@@ -554,7 +556,8 @@ export class NodeLifecycleController {
     if (observedLease && (!savedLease || renewedAfter(savedLease, observedLease))) {
       nodeHealth = { ...nodeHealth, lease: observedLease, probeTimestamp: now };
     }
-    this.nodeHealthMap.set(name, nodeHealth);
+    // A map entry set again to the same value changes nothing (not even the order): skip it.
+    if (nodeHealth !== saved) this.nodeHealthMap.set(name, nodeHealth);
 
     // A Ready condition already Unknown is left as it is, so there is nothing to post.
     if (
@@ -612,7 +615,12 @@ export class NodeLifecycleController {
    * both removed. It acts on the Ready condition seen at the start of the pass, so the taint for
    * a node this pass turned Unknown is queued on the next pass.
    */
-  private processTaintBaseEviction(node: Node, observed: NodeCondition, what: string): void {
+  private processTaintBaseEviction(
+    node: Node,
+    observed: NodeCondition,
+    what: string,
+    zone = getZoneKey(node),
+  ): void {
     const now = this.sim.now();
     switch (observed.status) {
       case 'False':
@@ -625,7 +633,7 @@ export class NodeLifecycleController {
             [UnreachableTaintTemplate],
             node,
           );
-        } else this.markNodeForTainting(node, 'False');
+        } else this.markNodeForTainting(node, 'False', zone);
         break;
       case 'Unknown':
         if (taintExists(node.spec.taints, NotReadyTaintTemplate)) {
@@ -637,17 +645,21 @@ export class NodeLifecycleController {
             [NotReadyTaintTemplate],
             node,
           );
-        } else this.markNodeForTainting(node, 'Unknown');
+        } else this.markNodeForTainting(node, 'Unknown', zone);
         break;
       case 'True':
-        this.markNodeAsReachable(node, what);
+        this.markNodeAsReachable(node, what, zone);
         break;
     }
   }
 
   // markNodeForTainting mirrors upstream: a node not yet carrying the taint is (re)queued now.
-  private markNodeForTainting(node: Node, status: 'False' | 'Unknown'): boolean {
-    const q = this.zoneNoExecuteTainter.get(getZoneKey(node));
+  private markNodeForTainting(
+    node: Node,
+    status: 'False' | 'Unknown',
+    zone = getZoneKey(node),
+  ): boolean {
+    const q = this.zoneNoExecuteTainter.get(zone);
     if (!q) return false;
     const tmpl = status === 'False' ? NotReadyTaintTemplate : UnreachableTaintTemplate;
     if (!taintExists(node.spec.taints, tmpl)) q.remove(node.metadata.name);
@@ -656,18 +668,20 @@ export class NodeLifecycleController {
 
   // markNodeAsReachable removes both NoExecute taints (no request when neither is present) and
   // takes the node out of its zone's tainting queue.
-  private markNodeAsReachable(node: Node, what: string): boolean {
+  private markNodeAsReachable(node: Node, what: string, zone = getZoneKey(node)): boolean {
     const name = node.metadata.name;
-    for (const t of noExecuteTaints) {
-      if (!taintExists(node.spec.taints, t)) continue;
-      this.changing(what, name);
-      try {
-        removeTaintOffNode(this.client, name, node, t);
-      } catch {
-        return false; // Retried on the next pass.
+    // Nearly every node has no taints at all: no taint to look for.
+    if (node.spec.taints?.length)
+      for (const t of noExecuteTaints) {
+        if (!taintExists(node.spec.taints, t)) continue;
+        this.changing(what, name);
+        try {
+          removeTaintOffNode(this.client, name, node, t);
+        } catch {
+          return false; // Retried on the next pass.
+        }
       }
-    }
-    return this.zoneNoExecuteTainter.get(getZoneKey(node))?.remove(name) ?? false;
+    return this.zoneNoExecuteTainter.get(zone)?.remove(name) ?? false;
   }
 
   /**
