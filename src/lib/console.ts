@@ -59,41 +59,61 @@ export function lineLabel(c: ConsoleLine, raw: string): string {
   return raw.trim();
 }
 
+/**
+ * COMMAND_LINES are the commands both consoles run, one help line each; `get` is first, as the lab
+ * adds `-w` to it and the manifest editor's apply after it.
+ */
+const COMMAND_LINES = {
+  en: {
+    get: 'kubectl get|describe TYPE [NAME] [-o wide|yaml|json] [-l SELECTOR] [-A]',
+    apply: 'kubectl apply -f -          (use the manifest editor below the console)',
+    rest: `  kubectl create deployment NAME --image=IMAGE [--replicas=N]
+  kubectl create pdb NAME --selector=SELECTOR --min-available=N|--max-unavailable=N
+  kubectl scale|set image|rollout status|history|undo|restart deployment NAME ...
+  kubectl delete TYPE NAME    kubectl cordon|uncordon|drain NODE    kubectl label|taint ...
+  kubectl logs POD [-c CONTAINER]      (simulated containers write no log lines)
+  kubectl exec POD [-c CONTAINER] -- hostname | cat /etc/resolv.conf | echo ...
+  kubectl events [--for TYPE/NAME] [--types=Warning] [-A]
+  kubectl api-resources       kubectl version
+  ssh NODE COMMAND            (crictl ps|pods|images, iptables-save -t nat, ls, cat, mv,
+                               systemctl status|start|stop|restart kubelet; sudo is accepted)
+  help                        (this list)`,
+  },
+  ja: {
+    get: 'kubectl get|describe 種類 [名前] [-o wide|yaml|json] [-l セレクター] [-A]',
+    apply: 'kubectl apply -f -          (コンソールの下のマニフェストエディターを使う)',
+    rest: `  kubectl create deployment 名前 --image=イメージ [--replicas=N]
+  kubectl create pdb 名前 --selector=セレクター --min-available=N|--max-unavailable=N
+  kubectl scale|set image|rollout status|history|undo|restart deployment 名前 ...
+  kubectl delete 種類 名前    kubectl cordon|uncordon|drain ノード    kubectl label|taint ...
+  kubectl logs Pod [-c コンテナ]      (シミュレーターのコンテナはログを出力しない)
+  kubectl exec Pod [-c コンテナ] -- hostname | cat /etc/resolv.conf | echo ...
+  kubectl events [--for 種類/名前] [--types=Warning] [-A]
+  kubectl api-resources       kubectl version
+  ssh ノード名 コマンド       (crictl ps|pods|images、iptables-save -t nat、ls、cat、mv、
+                               systemctl status|start|stop|restart kubelet。sudo も使える)
+  help                        (この一覧)`,
+  },
+} satisfies Record<Lang, unknown>;
+
+const en = COMMAND_LINES.en;
+const ja = COMMAND_LINES.ja;
+
 const MESSAGES = {
   en: {
     unknown: (p: string) =>
       `bash: ${p}: command not found. Try kubectl …, ssh NODE crictl ps, or help.`,
     sshUsage: 'usage: ssh NODE COMMAND (for example ssh node-1 crictl ps)',
     help: `This console accepts:
-  kubectl get|describe TYPE [NAME] [-o wide|yaml|json] [-l SELECTOR] [-A] [-w]
-  kubectl apply -f -          (use the manifest editor below the console)
-  kubectl create deployment NAME --image=IMAGE [--replicas=N]
-  kubectl create pdb NAME --selector=SELECTOR --min-available=N|--max-unavailable=N
-  kubectl scale|set image|rollout status|history|undo|restart deployment NAME ...
-  kubectl delete TYPE NAME    kubectl cordon|uncordon|drain NODE    kubectl label|taint ...
-  kubectl logs POD [-c CONTAINER]      (simulated containers write no log lines)
-  kubectl exec POD [-c CONTAINER] -- hostname | cat /etc/resolv.conf | echo ...
-  kubectl events [--for TYPE/NAME] [--types=Warning] [-A]
-  kubectl api-resources       kubectl version
-  ssh NODE COMMAND            (crictl ps|pods|images, iptables-save -t nat, ls, cat, mv,
-                               systemctl status|start|stop|restart kubelet; sudo is accepted)
-  help                        (this list)
+  ${en.get} [-w]
+  ${en.apply}
+${en.rest}
 Tab completes commands, resource types and names; Up and Down recall earlier lines;
 Escape or Ctrl+C stops a kubectl get -w.`,
     taskHelp: `This task console runs the lines above, one command per line, at the task's start:
 Run shows what they print, Check runs them and lets the cluster settle. It accepts:
-  kubectl get|describe TYPE [NAME] [-o wide|yaml|json] [-l SELECTOR] [-A]
-  kubectl create deployment NAME --image=IMAGE [--replicas=N]
-  kubectl create pdb NAME --selector=SELECTOR --min-available=N|--max-unavailable=N
-  kubectl scale|set image|rollout status|history|undo|restart deployment NAME ...
-  kubectl delete TYPE NAME    kubectl cordon|uncordon|drain NODE    kubectl label|taint ...
-  kubectl logs POD [-c CONTAINER]      (simulated containers write no log lines)
-  kubectl exec POD [-c CONTAINER] -- hostname | cat /etc/resolv.conf | echo ...
-  kubectl events [--for TYPE/NAME] [--types=Warning] [-A]
-  kubectl api-resources       kubectl version
-  ssh NODE COMMAND            (crictl ps|pods|images, iptables-save -t nat, ls, cat, mv,
-                               systemctl status|start|stop|restart kubelet; sudo is accepted)
-  help                        (this list)
+  ${en.get}
+${en.rest}
 "kubectl" may be left out (get pods); a line starting with # is a comment.`,
   },
   ja: {
@@ -101,35 +121,15 @@ Run shows what they print, Check runs them and lets the cluster settle. It accep
       `bash: ${p}: コマンドが見つかりません。kubectl …、ssh ノード名 crictl ps、または help を試してください。`,
     sshUsage: '使い方: ssh ノード名 コマンド(例: ssh node-1 crictl ps)',
     help: `このコンソールで使えるコマンド:
-  kubectl get|describe 種類 [名前] [-o wide|yaml|json] [-l セレクター] [-A] [-w]
-  kubectl apply -f -          (コンソールの下のマニフェストエディターを使う)
-  kubectl create deployment 名前 --image=イメージ [--replicas=N]
-  kubectl create pdb 名前 --selector=セレクター --min-available=N|--max-unavailable=N
-  kubectl scale|set image|rollout status|history|undo|restart deployment 名前 ...
-  kubectl delete 種類 名前    kubectl cordon|uncordon|drain ノード    kubectl label|taint ...
-  kubectl logs Pod [-c コンテナ]      (シミュレーターのコンテナはログを出力しない)
-  kubectl exec Pod [-c コンテナ] -- hostname | cat /etc/resolv.conf | echo ...
-  kubectl events [--for 種類/名前] [--types=Warning] [-A]
-  kubectl api-resources       kubectl version
-  ssh ノード名 コマンド       (crictl ps|pods|images、iptables-save -t nat、ls、cat、mv、
-                               systemctl status|start|stop|restart kubelet。sudo も使える)
-  help                        (この一覧)
+  ${ja.get} [-w]
+  ${ja.apply}
+${ja.rest}
 Tab キーでコマンド、リソースの種類、名前を補完できます。上下の矢印キーで以前の行を呼び出せます。
 kubectl get -w は Escape か Ctrl+C で止まります。`,
     taskHelp: `この課題のコンソールは、上の欄の行を 1 行に 1 コマンドずつ、課題の開始時点で実行します。
 「実行」は出力を表示し、「答え合わせ」は実行してクラスターが落ち着いてから採点します。使えるコマンド:
-  kubectl get|describe 種類 [名前] [-o wide|yaml|json] [-l セレクター] [-A]
-  kubectl create deployment 名前 --image=イメージ [--replicas=N]
-  kubectl create pdb 名前 --selector=セレクター --min-available=N|--max-unavailable=N
-  kubectl scale|set image|rollout status|history|undo|restart deployment 名前 ...
-  kubectl delete 種類 名前    kubectl cordon|uncordon|drain ノード    kubectl label|taint ...
-  kubectl logs Pod [-c コンテナ]      (シミュレーターのコンテナはログを出力しない)
-  kubectl exec Pod [-c コンテナ] -- hostname | cat /etc/resolv.conf | echo ...
-  kubectl events [--for 種類/名前] [--types=Warning] [-A]
-  kubectl api-resources       kubectl version
-  ssh ノード名 コマンド       (crictl ps|pods|images、iptables-save -t nat、ls、cat、mv、
-                               systemctl status|start|stop|restart kubelet。sudo も使える)
-  help                        (この一覧)
+  ${ja.get}
+${ja.rest}
 「kubectl」は省略できます(get pods)。# で始まる行はコメントです。`,
   },
 } satisfies Record<Lang, unknown>;
