@@ -13,7 +13,7 @@
 // idle while they wait on pages, instead of taking cycles from them.
 // Run as `npm test`; Node runs this file directly (type stripping), so keep to erasable syntax.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { AUDIT_VARIANTS } from '../src/integrations/quiz-audit.ts';
@@ -111,6 +111,30 @@ function readJson(path: string): unknown {
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
 }
 
+/**
+ * lowerPriority gives a step's process, and every process of its session, the CPU priority nice.
+ * A detached child is the leader of a new session, and where the kernel groups the processes of
+ * a session for scheduling (autogroups, sched(7), on by default in most distributions' kernels),
+ * the groups share the CPU equally whatever their processes' own nice values: the checks lane ran
+ * at an even share beside the browser tests instead of a low one. The session's group has a nice
+ * value of its own, /proc/PID/autogroup, which is what counts between groups; the process's own
+ * counts within its group and where there are no autogroups.
+ */
+function lowerPriority(pid: number, nice: number): void {
+  try {
+    setPriority(pid, nice);
+  } catch {
+    // Not permitted here: the step runs at the usual priority.
+  }
+  const autogroup = `/proc/${pid}/autogroup`;
+  if (!existsSync(autogroup)) return; // no autogroups (or not Linux): the nice value above is all
+  try {
+    writeFileSync(autogroup, String(nice));
+  } catch {
+    // Not permitted here: the group keeps its priority.
+  }
+}
+
 /** running holds the steps' processes still running, to stop them when another step fails. */
 const running = new Set<ChildProcess>();
 let stopped = false;
@@ -134,13 +158,7 @@ function run(step: Step, nice: number): Promise<{ code: number; output: string }
     });
     running.add(child);
     // At once, before the tool starts workers of its own, so that they inherit the priority.
-    if (nice !== 0 && child.pid !== undefined) {
-      try {
-        setPriority(child.pid, nice);
-      } catch {
-        // Not permitted here: the step runs at the usual priority.
-      }
-    }
+    if (nice !== 0 && child.pid !== undefined) lowerPriority(child.pid, nice);
     // Each stream keeps its unfinished last line until the rest of it arrives.
     const partial = { stdout: '', stderr: '' };
     const take = (stream: 'stdout' | 'stderr', text: string): void => {
