@@ -139,11 +139,19 @@ export interface Container {
   command?: string[];
   args?: string[];
   ports?: ContainerPort[];
+  env?: EnvVar[];
   resources?: ResourceRequirements;
   restartPolicy?: 'Always';
   terminationMessagePath?: string;
   terminationMessagePolicy?: string;
   volumeMounts?: VolumeMount[];
+}
+
+/** EnvVar is one of a container's variables: a value, or a reference (valueFrom, left opaque). */
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: Record<string, unknown>;
 }
 
 export interface KeyToPath {
@@ -273,6 +281,8 @@ export interface PodSpec {
   volumes?: Volume[];
   imagePullSecrets?: LocalObjectReference[];
   hostNetwork?: boolean;
+  hostname?: string;
+  subdomain?: string;
   priority?: number;
   priorityClassName?: string;
   enableServiceLinks?: boolean;

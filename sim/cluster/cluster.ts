@@ -18,7 +18,7 @@
 // MAX_IMAGED_NODES are born in their own run with its seed (their birth runs once anyway).
 
 import { deepFreeze } from '../api/clone.ts';
-import type { DaemonSet, Node, Pod } from '../api/types.ts';
+import type { DaemonSet, Node, Pod, Service } from '../api/types.ts';
 import { KubeAPIServer } from '../apiserver/apiserver.ts';
 import { Client } from '../client/client.ts';
 import { SharedInformerFactory } from '../client/informer.ts';
@@ -35,6 +35,7 @@ import { Simulation } from '../engine/simulation.ts';
 import { drive, untilInSlices } from '../engine/steps.ts';
 import type { TraceLevel } from '../engine/trace.ts';
 import { EtcdStore, type EtcdImage } from '../etcd/store.ts';
+import { execSync } from '../kubelet/exec.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { healthyComponentStatuses, runKubectl, type KubectlResult } from '../kubectl/kubectl.ts';
 import { NodeFilesystem } from '../node/filesystem.ts';
@@ -522,6 +523,13 @@ export class Cluster {
           if (!n.kubelet.isRunning) return { ip: n.ip, dialError: 'connect: connection refused' };
           return { ip: n.ip };
         },
+        // The kubelet runs the command in the container (sim/kubelet/exec.ts). Simplification:
+        // the Services for its environment are read from kube-apiserver's store, not from a
+        // Service informer of the kubelet's own, which upstream's kubelet has.
+        exec: (pod, container, argv) =>
+          execSync(pod, container, argv, this.apiserver.peekAll<Service>('services'), (ms) =>
+            this.sim.runUntil(this.sim.now() + ms),
+          ),
       },
       line,
       stdin,

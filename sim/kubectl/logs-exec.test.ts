@@ -17,6 +17,12 @@ const webPod = (run: ReturnType<typeof at>, node?: string) =>
     .peekAll<Pod>('pods')
     .find((p) => p.metadata.name.startsWith('web-') && (!node || p.spec.nodeName === node))!;
 
+const webPodIP = (run: ReturnType<typeof at>, name: string) =>
+  run.cluster.apiserver.peekAll<Pod>('pods').find((p) => p.metadata.name === name)!.status!.podIP!;
+
+const SERVICE = (name: string) =>
+  `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  selector: {app: web}\n  ports:\n    - port: 80\n`;
+
 describe('kubectl logs', () => {
   const run = at(30_000);
   const pod = webPod(run).metadata.name;
@@ -66,6 +72,84 @@ describe('kubectl exec', () => {
       stderr: 'command terminated with exit code 1\n',
       exitCode: 1,
     });
+  });
+
+  it('runs sh -c scripts with the image’s shell: nginx is Debian’s dash', () => {
+    const out = run.cluster.kubectl(
+      `exec ${pod} -- sh -c 'for i in $(seq 3); do echo hello $i; done; hostname'`,
+    );
+    expect(out).toEqual({ stdout: `hello 1\nhello 2\nhello 3\n${pod}\n`, stderr: '', exitCode: 0 });
+    // kubectl exits with the remote command's status and says so.
+    expect(run.cluster.kubectl(`exec ${pod} -- sh -c 'echo a && exit 3'`)).toEqual({
+      stdout: 'a\n',
+      stderr: 'command terminated with exit code 3\n',
+      exitCode: 3,
+    });
+    const typo = run.cluster.kubectl(`exec ${pod} -- sh -c 'ech hi'`);
+    expect(typo.stderr).toMatch(/^sh: 1: ech: not found\n\(the simulated container runs only /);
+    expect(typo.stderr.endsWith('command terminated with exit code 127\n')).toBe(true);
+    expect(run.cluster.kubectl(`exec ${pod} -- cat /nope`).stderr).toBe(
+      'cat: /nope: No such file or directory\ncommand terminated with exit code 1\n',
+    );
+  });
+
+  it('gives the container the kubelet’s service variables and /etc/hosts', () => {
+    const env = run.cluster.kubectl(`exec ${pod} -- env`).stdout;
+    expect(env).toContain(`HOSTNAME=${pod}\n`);
+    // The kubernetes Service of default, as every container gets (envvars.FromServices).
+    for (const line of [
+      'KUBERNETES_SERVICE_HOST=10.96.0.1',
+      'KUBERNETES_SERVICE_PORT=443',
+      'KUBERNETES_SERVICE_PORT_HTTPS=443',
+      'KUBERNETES_PORT=tcp://10.96.0.1:443',
+      'KUBERNETES_PORT_443_TCP=tcp://10.96.0.1:443',
+      'KUBERNETES_PORT_443_TCP_PROTO=tcp',
+      'KUBERNETES_PORT_443_TCP_PORT=443',
+      'KUBERNETES_PORT_443_TCP_ADDR=10.96.0.1',
+    ])
+      expect(env).toContain(`${line}\n`);
+    // kube-system's kube-dns is not in default: no variables for it.
+    expect(env).not.toContain('KUBE_DNS');
+    expect(run.cluster.kubectl(`exec ${pod} -- printenv KUBERNETES_SERVICE_HOST`).stdout).toBe(
+      '10.96.0.1\n',
+    );
+    const ip = webPodIP(run, pod);
+    expect(run.cluster.kubectl(`exec ${pod} -- cat /etc/hosts`).stdout).toBe(
+      `# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n${ip}\t${pod}\n`,
+    );
+  });
+
+  it('a Service is in the environment of containers started after it, not before', () => {
+    const r = at(30_000);
+    const before = webPod(r).metadata.name;
+    r.cluster.kubectl('apply -f -', SERVICE('late-web'));
+    r.runUntil(32_000);
+    r.cluster.kubectl('scale deployment web --replicas=6');
+    r.runUntil(60_000);
+    const after = r.cluster.apiserver
+      .peekAll<Pod>('pods')
+      .filter((p) => p.metadata.name.startsWith('web-') && p.status?.phase === 'Running')
+      .map((p) => p.metadata.name)
+      .filter((n) => n !== before)
+      .find((n) => r.cluster.kubectl(`exec ${n} -- env`).stdout.includes('LATE_WEB_SERVICE_HOST='));
+    expect(after).toBeDefined();
+    const env = r.cluster.kubectl(`exec ${after} -- env`).stdout;
+    expect(env).toMatch(/^LATE_WEB_PORT_80_TCP=tcp:\/\/10\.\d+\.\d+\.\d+:80$/m);
+    expect(env).toContain('LATE_WEB_SERVICE_PORT=80\n');
+    expect(r.cluster.kubectl(`exec ${before} -- env`).stdout).not.toContain('LATE_WEB');
+  });
+
+  it('sleep lets virtual time pass while the cluster runs', () => {
+    const r = at(30_000);
+    const p = webPod(r).metadata.name;
+    r.cluster.kubectl(`exec ${p} -- sh -c 'sleep 2; sleep 1m'`);
+    expect(r.cluster.sim.now()).toBe(92_000);
+  });
+
+  it('a program the model does not run is said so, not faked', () => {
+    const out = run.cluster.kubectl(`exec ${pod} -- ls /`);
+    expect(out.exitCode).toBe(1);
+    expect(out.stderr).toMatch(/^error: kubectl exec runs only cat, echo, env, /);
   });
 
   it('prints kubectl’s errors for a missing "--", command or container', () => {

@@ -14,6 +14,7 @@ import type {
   Scale,
 } from '../api/types.ts';
 import type { PatchType } from '../apiserver/patch.ts';
+import type { ExecOutcome } from '../runtime/container-exec.ts';
 import type { DeleteOptions, ListOptions, ListResult } from '../apiserver/apiserver.ts';
 import { apiResource, groupKindString, type APIResource } from '../apiserver/discovery.ts';
 import { goQuote } from '../apiserver/errors.ts';
@@ -105,6 +106,11 @@ export interface KubectlContext {
    * `kubectl logs` and `kubectl exec`; always reachable when absent.
    */
   kubelet?(node: string): { ip: string; dialError?: string };
+  /**
+   * exec runs a command in a Pod's container through its node's kubelet (pods/exec); absent (a
+   * bare kube-apiserver in unit tests), the command runs with no Services in its environment.
+   */
+  exec?(pod: Pod, container: string, argv: readonly string[]): ExecOutcome;
   /**
    * sleep lets ms of virtual time pass while kubectl waits (drain's retries and polls); the
    * cluster runs meanwhile. Absent (a bare kube-apiserver in unit tests), kubectl does not wait.
@@ -206,6 +212,8 @@ export function isMap(v: unknown): v is Record<string, unknown> {
 export class Run {
   readonly ctx: KubectlContext;
   failed = false;
+  /** exitCode is kubectl's exit code when it failed and it is not 1 (exec's remote status). */
+  exitCode: number | undefined;
   private out_ = '';
   private err_ = '';
   /** written is both streams in write order (commands only ever append to either). */
@@ -352,7 +360,7 @@ export class Run {
     const res: KubectlResult = {
       stdout: this.stdout,
       stderr: this.stderr,
-      exitCode: this.failed ? 1 : 0,
+      exitCode: this.failed ? (this.exitCode ?? 1) : 0,
     };
     if (this.written !== this.stdout + this.stderr) res.terminal = this.written;
     if (this.watch && !this.failed) res.watch = this.watch;

@@ -105,6 +105,52 @@ const SHELL_REPOS = new Set([
   'docker.io/curlimages/curl',
 ]);
 
+/**
+ * Userland is what an image has to run commands with: BusyBox (its applets and ash as /bin/sh),
+ * a Debian base (GNU coreutils and dash as /bin/sh), or nothing (distroless and scratch images:
+ * no shell at all, so `kubectl exec … -- sh` fails to start).
+ */
+export type Userland = 'busybox' | 'debian' | 'none';
+
+// Alpine-based images have BusyBox; agnhost is built on Alpine (test/images/agnhost/Dockerfile).
+const BUSYBOX_REPOS = new Set([
+  'docker.io/library/busybox',
+  'docker.io/library/alpine',
+  'docker.io/curlimages/curl',
+  'registry.k8s.io/e2e-test-images/agnhost',
+]);
+
+// Distroless or scratch images: the control-plane components, CoreDNS, pause, http-echo.
+const NO_SHELL_REPOS = new Set([
+  'registry.k8s.io/pause',
+  'registry.k8s.io/kube-apiserver',
+  'registry.k8s.io/kube-controller-manager',
+  'registry.k8s.io/kube-scheduler',
+  'registry.k8s.io/coredns/coredns',
+  'registry.k8s.io/etcd',
+  'docker.io/hashicorp/http-echo',
+]);
+
+/**
+ * imageUserland says what an image runs commands with; an `-alpine` tag is Alpine's BusyBox.
+ * Simplification: an image the catalogue does not name is taken to be Debian-based, as the
+ * official images' default tags mostly are.
+ */
+export function imageUserland(image: string): Userland {
+  const r = normalizeImage(image);
+  if (NO_SHELL_REPOS.has(r.repo)) return 'none';
+  if (BUSYBOX_REPOS.has(r.repo) || /(^|-)alpine/.test(r.tag)) return 'busybox';
+  return 'debian';
+}
+
+/**
+ * imageEnv is the environment an image's config sets.
+ * Simplification: PATH only (the official images set a few more, such as NGINX_VERSION).
+ */
+export function imageEnv(_image: string): [string, string][] {
+  return [['PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']];
+}
+
 /** ImageReference is a parsed, normalized image reference. */
 export interface ImageReference {
   /** repo is the fully qualified repository, e.g. "docker.io/library/nginx". */

@@ -1,7 +1,7 @@
 // Mirrors staging/src/k8s.io/kubectl/pkg/cmd/exec/exec.go: `kubectl exec POD [-c CONTAINER] --
 // COMMAND` (see "Simplification:" notes).
 
-import type { Pod, Service } from '../../api/types.ts';
+import type { Pod } from '../../api/types.ts';
 import { goQuote } from '../../apiserver/errors.ts';
 import {
   bool,
@@ -14,6 +14,9 @@ import {
   type Common,
 } from '../cmdutil.ts';
 import { KubectlError } from '../errors.ts';
+import { execSync } from '../../kubelet/exec.ts';
+import { sha256, toHex } from '../../proxy/sha256.ts';
+import { PROGRAMS } from '../../runtime/container-exec.ts';
 import { containerFor, kubeletError, typeOf, type Run } from '../run.ts';
 
 export interface ExecOptions {
@@ -65,22 +68,11 @@ export const exec: Command<ExecOptions> = {
   run: runExec,
 };
 
-/** EXEC_COMMANDS are what `kubectl exec` can run in a simulated container. */
-const EXEC_COMMANDS = [
-  'hostname',
-  'cat /etc/hostname',
-  'cat /etc/resolv.conf',
-  'echo ...',
-  'true',
-  'false',
-];
-
 /**
  * runExec mirrors `kubectl exec POD [-c C] -- CMD` (exec.go): a completed Pod is refused by
- * kubectl, a container that is not running by the kubelet ("unable to upgrade connection").
- * Simplification: a container has no processes or files of its own; only EXEC_COMMANDS run, each
- * answering as in a real container (hostname is the Pod's name; resolv.conf is the one the kubelet
- * writes for dnsPolicy ClusterFirst).
+ * kubectl, a container that is not running by the kubelet ("unable to upgrade connection"); the
+ * command runs in the container as its image provides it (sim/kubelet/exec.ts), and a non-zero
+ * exit status is kubectl's "command terminated with exit code N" and its own exit code.
  */
 function runExec(r: Run, cmd: ExecOptions & Common): void {
   const ns = r.ns(cmd);
@@ -105,29 +97,26 @@ function runExec(r: Run, cmd: ExecOptions & Common): void {
     throw new KubectlError(
       `unable to upgrade connection: container not found (${goQuote(c.name)})`,
     );
-  const [prog, ...args] = cmd.command;
-  const line = cmd.command.join(' ');
-  if (prog === 'hostname' && args.length === 0) return r.out(`${pod.metadata.name}\n`);
-  if (line === 'cat /etc/hostname') return r.out(`${pod.metadata.name}\n`);
-  if (line === 'cat /etc/resolv.conf') {
-    let dns: string;
-    try {
-      dns = r.client.get<Service>('services', 'kube-system', 'kube-dns').spec?.clusterIP ?? '';
-    } catch {
-      dns = '';
-    }
-    return r.out(
-      `search ${ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver ${dns}\noptions ndots:5\n`,
+  const outcome = r.ctx.exec
+    ? r.ctx.exec(pod, c.name, cmd.command)
+    : execSync(pod, c.name, cmd.command, []);
+  if (!outcome.started) {
+    if ('unmodelled' in outcome)
+      throw new KubectlError(
+        `kubectl exec runs only ${PROGRAMS.join(', ')} in this simulator (a simulated container has no other programs or files of its own); sh -c '…' runs a script of them`,
+      );
+    // The runtime's error, as kube-apiserver relays the kubelet's (the exec ID is containerd's).
+    const id = toHex(sha256(`${pod.metadata.uid}/${c.name}/${r.ctx.now()}`));
+    throw new KubectlError(
+      `Internal error occurred: error executing command in container: failed to exec in container: failed to start exec ${goQuote(id)}: ${outcome.error}`,
     );
   }
-  if (prog === 'echo') return r.out(`${args.join(' ')}\n`);
-  if (prog === 'true' && args.length === 0) return;
-  if (prog === 'false' && args.length === 0) {
-    r.stderr += 'command terminated with exit code 1\n';
+  const { stdout, stderr, exitCode } = outcome.result;
+  r.out(stdout);
+  r.stderr += stderr;
+  if (exitCode !== 0) {
+    r.stderr += `command terminated with exit code ${exitCode}\n`;
     r.failed = true;
-    return;
+    r.exitCode = exitCode;
   }
-  throw new KubectlError(
-    `kubectl exec runs only ${EXEC_COMMANDS.join(', ')} in this simulator (a simulated container has no processes or files of its own)`,
-  );
 }

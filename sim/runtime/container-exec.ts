@@ -1,0 +1,224 @@
+// A command run in a container, as the CRI's ExecSync reaches it (containerd starting a process
+// with runc in the container's namespaces): the programs the image provides, the files the
+// kubelet wrote for it and its environment. BusyBox images (Alpine, busybox, curl, agnhost)
+// word their errors as BusyBox's applets and ash do, Debian-based ones as GNU coreutils and dash;
+// a distroless image has no shell or tools at all (see images.ts imageUserland).
+// Simplification: a container has no processes or files of its own beyond the kubelet's three
+// (/etc/hostname, /etc/hosts, /etc/resolv.conf); only the programs in PROGRAMS run.
+
+import type { CommandResult } from './sh.ts';
+import { runScript, type ShellDialect } from './sh.ts';
+import type { Userland } from './images.ts';
+
+/** ContainerView is what a command run in a container can see. */
+export interface ContainerView {
+  userland: Userland;
+  hostname: string;
+  env: ReadonlyMap<string, string>;
+  files: ReadonlyMap<string, string>;
+  /** sleep lets virtual time pass while the command runs (the cluster runs meanwhile). */
+  sleep?(ms: number): void;
+}
+
+/**
+ * ExecOutcome is a started command's result, why the runtime could not start it, or that the
+ * program is one this model does not run (it may well be in the real image).
+ */
+export type ExecOutcome =
+  | { started: true; result: CommandResult }
+  | { started: false; error: string }
+  | { started: false; unmodelled: true };
+
+/** PROGRAMS are the programs a simulated container runs (and `sh -c` scripts can call). */
+export const PROGRAMS = [
+  'cat',
+  'echo',
+  'env',
+  'false',
+  'hostname',
+  'printenv',
+  'seq',
+  'sh',
+  'sleep',
+  'true',
+];
+
+const ok = (stdout = ''): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
+const fail = (stderr: string, exitCode = 1): CommandResult => ({ stdout: '', stderr, exitCode });
+
+/**
+ * execInContainer runs argv as ExecSync does: the program found on PATH, or the runtime's
+ * error when it is not there (runc's message, which kubectl shows after kube-apiserver's).
+ */
+export function execInContainer(c: ContainerView, argv: readonly string[]): ExecOutcome {
+  const result = c.userland === 'none' ? undefined : run(c, argv, c.env);
+  if (result) return { started: true, result };
+  const prog = argv[0] ?? '';
+  if (c.userland !== 'none') return { started: false, unmodelled: true };
+  return {
+    started: false,
+    error: `OCI runtime exec failed: exec failed: unable to start container process: exec: ${JSON.stringify(prog)}: executable file not found in $PATH: unknown`,
+  };
+}
+
+/** dialect is the image's /bin/sh. */
+function dialect(u: Userland): ShellDialect {
+  return u === 'busybox' ? 'ash' : 'dash';
+}
+
+/** run runs one program; undefined when the image has no such program. */
+function run(
+  c: ContainerView,
+  argv: readonly string[],
+  env: ReadonlyMap<string, string>,
+): CommandResult | undefined {
+  const [path, ...args] = argv;
+  const prog = path?.replace(/^\/(usr\/)?s?bin\//, '');
+  const busybox = c.userland === 'busybox';
+  switch (prog) {
+    case 'sh':
+      return sh(c, args, env);
+    case 'echo':
+      return echo(args);
+    case 'true':
+      return ok();
+    case 'false':
+      return fail('', 1);
+    case 'hostname':
+      return ok(`${c.hostname}\n`);
+    case 'cat':
+      return cat(c, args, busybox);
+    case 'env':
+    case 'printenv':
+      return printenv(prog, args, env);
+    case 'seq':
+      return seq(args, busybox);
+    case 'sleep':
+      return sleep(c, args, busybox);
+    default:
+      return undefined;
+  }
+}
+
+/** sh runs `sh -c SCRIPT`; other uses of sh (a script file, an interactive shell) are not modelled. */
+function sh(c: ContainerView, args: string[], env: ReadonlyMap<string, string>): CommandResult {
+  if (args[0] !== '-c' || args.length < 2)
+    return fail(
+      args.length === 0
+        ? "sh: an interactive shell needs a terminal, which this simulator's kubectl exec does not give: run sh -c '…'\n"
+        : `sh: only sh -c '…' is modelled in this simulator\n`,
+      2,
+    );
+  return runScript(
+    {
+      dialect: dialect(c.userland),
+      run: (argv, vars) => run(c, argv, vars),
+      notFoundNote: (name) =>
+        `(the simulated container runs only ${PROGRAMS.join(', ')}; ${name} may exist in the real image)`,
+    },
+    args[1]!,
+    env,
+  );
+}
+
+/** echo mirrors echo's -n (no newline); BusyBox's and coreutils' echo agree on it. */
+function echo(args: string[]): CommandResult {
+  if (args[0] === '-n') return ok(args.slice(1).join(' '));
+  return ok(`${args.join(' ')}\n`);
+}
+
+/** cat prints files: BusyBox and coreutils word a missing one differently. */
+function cat(c: ContainerView, args: string[], busybox: boolean): CommandResult {
+  let stdout = '';
+  let stderr = '';
+  let exitCode = 0;
+  for (const f of args) {
+    const text = c.files.get(f);
+    if (text !== undefined) {
+      stdout += text;
+      continue;
+    }
+    stderr += busybox
+      ? `cat: can't open '${f}': No such file or directory\n`
+      : `cat: ${f}: No such file or directory\n`;
+    exitCode = 1;
+  }
+  return { stdout, stderr, exitCode };
+}
+
+/** printenv prints the environment (env with no arguments), or the named variables. */
+function printenv(prog: string, args: string[], env: ReadonlyMap<string, string>): CommandResult {
+  if (args.length === 0) return ok([...env].map(([k, v]) => `${k}=${v}\n`).join(''));
+  if (prog === 'env')
+    return fail(`env: running a command from env is not modelled in this simulator\n`, 125);
+  let stdout = '';
+  let missing = false;
+  for (const name of args) {
+    const v = env.get(name);
+    if (v === undefined) missing = true;
+    else stdout += `${v}\n`;
+  }
+  return { stdout, stderr: '', exitCode: missing ? 1 : 0 };
+}
+
+/** seq prints FIRST..LAST by INCREMENT (seq LAST, seq FIRST LAST, seq FIRST INCREMENT LAST). */
+function seq(args: string[], busybox: boolean): CommandResult {
+  const nums = args.map(Number);
+  const bad = args.find((a) => !/^-?\d+(\.\d+)?$/.test(a));
+  if (args.length === 0 || args.length > 3)
+    return fail(
+      busybox
+        ? 'seq: usage: seq [-w] [-s SEP] [FIRST [INC]] LAST\n'
+        : "seq: missing operand\nTry 'seq --help' for more information.\n",
+    );
+  if (bad !== undefined)
+    return fail(
+      busybox
+        ? `seq: invalid number '${bad}'\n`
+        : `seq: invalid floating point argument: ‘${bad}’\nTry 'seq --help' for more information.\n`,
+    );
+  const [first, inc, last] =
+    nums.length === 1
+      ? [1, 1, nums[0]!]
+      : nums.length === 2
+        ? [nums[0]!, 1, nums[1]!]
+        : [nums[0]!, nums[1]!, nums[2]!];
+  if (inc === 0)
+    return fail(
+      busybox
+        ? ''
+        : `seq: invalid Zero increment value: ‘0’\nTry 'seq --help' for more information.\n`,
+    );
+  let out = '';
+  // A bound on the output keeps a typo like `seq 100000000` from holding the page.
+  let n = 0;
+  for (let x = first; inc > 0 ? x <= last : x >= last; x += inc) {
+    out += `${x}\n`;
+    if (++n >= 100_000) break;
+  }
+  return ok(out);
+}
+
+/** sleep lets virtual time pass; the units s, m, h and d as both implementations take them. */
+function sleep(c: ContainerView, args: string[], busybox: boolean): CommandResult {
+  if (args.length === 0)
+    return fail(
+      busybox
+        ? 'sleep: usage: sleep [N]...\n'
+        : "sleep: missing operand\nTry 'sleep --help' for more information.\n",
+    );
+  let ms = 0;
+  for (const a of args) {
+    const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(a);
+    if (!m)
+      return fail(
+        busybox
+          ? `sleep: invalid number '${a}'\n`
+          : `sleep: invalid time interval ‘${a}’\nTry 'sleep --help' for more information.\n`,
+      );
+    const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2]!]!;
+    ms += Number(m[1]) * unit * 1000;
+  }
+  c.sleep?.(ms);
+  return ok();
+}
