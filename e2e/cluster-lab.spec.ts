@@ -391,6 +391,11 @@ for (const c of CASES) {
     await input.fill(`kubectl exec ${pod} -- hostname`);
     await input.press('Enter');
     await expect(output).toContainText(`$ kubectl exec ${pod} -- hostname\n${pod}\n`);
+    // A script in the container's shell: the learner's text runs in the simulator, never the page.
+    await input.fill(`kubectl exec ${pod} -- sh -c 'for i in $(seq 3); do echo "<b>$i</b>"; done'`);
+    await input.press('Enter');
+    await expect(output).toContainText('<b>1</b>\n<b>2</b>\n<b>3</b>\n');
+    await expect(output.locator('b')).toHaveCount(0);
     await input.fill('kubectl logs nope');
     await input.press('Enter');
     await expect(output).toContainText('Error from server (NotFound): pods "nope" not found');
