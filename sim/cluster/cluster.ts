@@ -36,6 +36,8 @@ import { drive, untilInSlices } from '../engine/steps.ts';
 import type { TraceLevel } from '../engine/trace.ts';
 import { EtcdStore, type EtcdImage } from '../etcd/store.ts';
 import { execSync } from '../kubelet/exec.ts';
+import { dnsClient, type DataplaneCluster } from './dataplane.ts';
+import type { Rng } from '../engine/rng.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { healthyComponentStatuses, runKubectl, type KubectlResult } from '../kubectl/kubectl.ts';
 import { NodeFilesystem } from '../node/filesystem.ts';
@@ -90,6 +92,8 @@ export interface NodeAgents {
   bootedAt: number;
   /** kubeletChangedAt is when kubelet.service last started or stopped. */
   kubeletChangedAt: number;
+  /** kernel draws the node's packet-path choices (kube-proxy's statistic rules). */
+  kernel: Rng;
 }
 
 /** BIRTH is when the cluster is built, before the scenario's time 0. */
@@ -468,6 +472,7 @@ export class Cluster {
       fs,
       bootedAt: BIRTH_MS,
       kubeletChangedAt: BIRTH_MS,
+      kernel: this.sim.rng.fork(`kernel/${p.name}`),
     });
     const stored = image?.nodes.get(p.name);
     if (stored) {
@@ -496,6 +501,26 @@ export class Cluster {
   /** runUntil advances virtual time to t (ms). */
   runUntil(t: number): void {
     this.sim.runUntil(t);
+  }
+
+  /** dataplane is the view of the nodes and objects packets are carried through. */
+  private get dataplane(): DataplaneCluster {
+    return {
+      sim: this.sim,
+      node: (name) => {
+        const n = this.nodes.get(name);
+        if (!n) return undefined;
+        return {
+          name,
+          power: n.power,
+          partitioned: n.partitioned,
+          kernel: n.kernel,
+          routes: (ip, port, protocol) => n.proxy.routes(ip, port, protocol),
+        };
+      },
+      peekAll: <T>(resource: 'pods' | 'services' | 'endpointslices' | 'namespaces') =>
+        this.apiserver.peekAll(resource) as T[],
+    };
   }
 
   /** kubectl runs a kubectl command line (without the leading "kubectl"). */
@@ -527,9 +552,11 @@ export class Cluster {
         // the Services for its environment are read from kube-apiserver's store, not from a
         // Service informer of the kubelet's own, which upstream's kubelet has.
         exec: (pod, container, argv) =>
-          execSync(pod, container, argv, this.apiserver.peekAll<Service>('services'), (ms) =>
-            this.sim.runUntil(this.sim.now() + ms),
-          ),
+          execSync(pod, container, argv, {
+            services: this.apiserver.peekAll<Service>('services'),
+            sleep: (ms) => this.sim.runUntil(this.sim.now() + ms),
+            dns: dnsClient(this.dataplane, pod),
+          }),
       },
       line,
       stdin,

@@ -126,7 +126,22 @@ export interface CommandEntry extends TraceBase {
   exitCode: number;
 }
 
+/**
+ * One DNS question and its answer: from is the asking Pod (namespace/name), to the DNS server
+ * Pod that answered (namespace/name), server the address the question was sent to.
+ */
+export interface DnsEntry extends TraceBase {
+  kind: 'dns';
+  server: string;
+  name: string;
+  qtype: string;
+  rcode: string;
+  /** answers are the answer records as text, e.g. "A 10.96.0.1", "CNAME example.com". */
+  answers: string[];
+}
+
 export type TraceEntry =
+  | DnsEntry
   | RequestEntry
   | StoreEntry
   | WatchEntry

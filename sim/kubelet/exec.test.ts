@@ -54,7 +54,7 @@ const SERVICES = [
 ];
 
 const out = (p: Pod, argv: string[], services: Service[] = SERVICES) => {
-  const r = execSync(p, 'c', argv, services);
+  const r = execSync(p, 'c', argv, { services });
   if (!r.started) throw new Error(JSON.stringify(r));
   return r.result;
 };
@@ -138,7 +138,7 @@ describe('execSync', () => {
 
   it('a distroless image has no shell: the runtime cannot start the program', () => {
     expect(
-      execSync(pod({ image: 'registry.k8s.io/pause:3.10' }), 'c', ['sh', '-c', 'echo hi'], []),
+      execSync(pod({ image: 'registry.k8s.io/pause:3.10' }), 'c', ['sh', '-c', 'echo hi']),
     ).toEqual({
       started: false,
       error:

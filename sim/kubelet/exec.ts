@@ -4,15 +4,24 @@
 // kubelet wrote for it (see "Simplification:" notes).
 
 import type { Pod, Service } from '../api/types.ts';
+import type { DnsReply, QType } from '../dns/coredns.ts';
 import { execInContainer, type ExecOutcome } from '../runtime/container-exec.ts';
 import { imageEnv, imageUserland } from '../runtime/images.ts';
 import { hostsFile, resolvConf } from './container-files.ts';
 import { containerEnvironment } from './envvars.ts';
 
+/** ExecEnvironment is what the node gives a command: Services, time and the network. */
+export interface ExecEnvironment {
+  /** services are the Services the kubelet's lister holds. */
+  services?: readonly Service[];
+  sleep?: (ms: number) => void;
+  /** dns sends a DNS question from the Pod (sim/cluster/dataplane.ts). */
+  dns?: (server: string, name: string, qtype: QType) => DnsReply | undefined;
+}
+
 /**
- * execSync runs argv in a Pod's container. services are the Services the kubelet's lister
- * holds; those created after the container started are left out, as the container's
- * environment was made when it started.
+ * execSync runs argv in a Pod's container. Of the Services, those created after the container
+ * started are left out of its environment, which was made when it started.
  * Simplification: the command runs to its end at once, but for sleep, which lets virtual time
  * pass (the cluster runs meanwhile); a container stopped meanwhile does not end the command.
  */
@@ -20,9 +29,9 @@ export function execSync(
   pod: Pod,
   containerName: string,
   argv: readonly string[],
-  services: readonly Service[],
-  sleep?: (ms: number) => void,
+  env: ExecEnvironment = {},
 ): ExecOutcome {
+  const { services = [], sleep, dns } = env;
   const container = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find(
     (c) => c.name === containerName,
   )!;
@@ -45,6 +54,7 @@ export function execSync(
         ['/etc/resolv.conf', resolvConf(pod)],
       ]),
       ...(sleep ? { sleep } : {}),
+      ...(dns ? { dns } : {}),
     },
     argv,
   );

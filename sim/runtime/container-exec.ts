@@ -8,6 +8,8 @@
 
 import type { CommandResult } from './sh.ts';
 import { runScript, type ShellDialect } from './sh.ts';
+import type { DnsReply, QType } from '../dns/coredns.ts';
+import { nslookup } from '../dns/nslookup.ts';
 import type { Userland } from './images.ts';
 
 /** ContainerView is what a command run in a container can see. */
@@ -18,6 +20,8 @@ export interface ContainerView {
   files: ReadonlyMap<string, string>;
   /** sleep lets virtual time pass while the command runs (the cluster runs meanwhile). */
   sleep?(ms: number): void;
+  /** dns sends one DNS question from the container; undefined when no reply comes. */
+  dns?(server: string, name: string, qtype: QType): DnsReply | undefined;
 }
 
 /**
@@ -36,12 +40,23 @@ export const PROGRAMS = [
   'env',
   'false',
   'hostname',
+  'nslookup',
   'printenv',
   'seq',
   'sh',
   'sleep',
   'true',
 ];
+
+/**
+ * ABSENT are the programs of PROGRAMS an image does not have: Debian's base images ship no
+ * nslookup (it is in dnsutils); BusyBox images have it as an applet.
+ */
+const ABSENT: Record<Userland, ReadonlySet<string>> = {
+  busybox: new Set(),
+  debian: new Set(['nslookup']),
+  none: new Set(PROGRAMS),
+};
 
 const ok = (stdout = ''): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
 const fail = (stderr: string, exitCode = 1): CommandResult => ({ stdout: '', stderr, exitCode });
@@ -54,11 +69,17 @@ export function execInContainer(c: ContainerView, argv: readonly string[]): Exec
   const result = c.userland === 'none' ? undefined : run(c, argv, c.env);
   if (result) return { started: true, result };
   const prog = argv[0] ?? '';
-  if (c.userland !== 'none') return { started: false, unmodelled: true };
+  if (c.userland !== 'none' && !ABSENT[c.userland].has(programName(prog)))
+    return { started: false, unmodelled: true };
   return {
     started: false,
     error: `OCI runtime exec failed: exec failed: unable to start container process: exec: ${JSON.stringify(prog)}: executable file not found in $PATH: unknown`,
   };
+}
+
+/** programName is a program's name without /bin/, /sbin/, /usr/bin/ or /usr/sbin/. */
+function programName(path: string): string {
+  return path.replace(/^\/(usr\/)?s?bin\//, '');
 }
 
 /** dialect is the image's /bin/sh. */
@@ -73,9 +94,20 @@ function run(
   env: ReadonlyMap<string, string>,
 ): CommandResult | undefined {
   const [path, ...args] = argv;
-  const prog = path?.replace(/^\/(usr\/)?s?bin\//, '');
+  const prog = programName(path ?? '');
+  if (ABSENT[c.userland].has(prog)) return undefined;
   const busybox = c.userland === 'busybox';
   switch (prog) {
+    case 'nslookup':
+      return nslookup(
+        {
+          resolvConf: c.files.get('/etc/resolv.conf') ?? '',
+          hostname: c.hostname,
+          query: (server, name, qtype) => c.dns?.(server, name, qtype),
+          ...(c.sleep ? { sleep: (ms: number) => c.sleep!(ms) } : {}),
+        },
+        args,
+      );
     case 'sh':
       return sh(c, args, env);
     case 'echo':
@@ -114,7 +146,9 @@ function sh(c: ContainerView, args: string[], env: ReadonlyMap<string, string>):
       dialect: dialect(c.userland),
       run: (argv, vars) => run(c, argv, vars),
       notFoundNote: (name) =>
-        `(the simulated container runs only ${PROGRAMS.join(', ')}; ${name} may exist in the real image)`,
+        PROGRAMS.includes(programName(name))
+          ? undefined
+          : `(the simulated container runs only ${PROGRAMS.join(', ')}; ${name} may exist in the real image)`,
     },
     args[1]!,
     env,

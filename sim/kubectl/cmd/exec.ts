@@ -99,7 +99,7 @@ function runExec(r: Run, cmd: ExecOptions & Common): void {
     );
   const outcome = r.ctx.exec
     ? r.ctx.exec(pod, c.name, cmd.command)
-    : execSync(pod, c.name, cmd.command, []);
+    : execSync(pod, c.name, cmd.command);
   if (!outcome.started) {
     if ('unmodelled' in outcome)
       throw new KubectlError(
