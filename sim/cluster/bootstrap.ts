@@ -6,7 +6,18 @@
 // (there is no DaemonSet controller); static Pods are created as their mirror Pods directly (the
 // kubelet, which owns them, runs them only while their manifest is in /etc/kubernetes/manifests).
 
-import type { Container, DaemonSet, Deployment, EndpointSlice, Namespace, ObjectMeta, ObjectMetaInput, Pod, Service, ServiceAccount } from '../api/types.ts';
+import type {
+  Container,
+  DaemonSet,
+  Deployment,
+  EndpointSlice,
+  Namespace,
+  ObjectMeta,
+  ObjectMetaInput,
+  Pod,
+  Service,
+  ServiceAccount,
+} from '../api/types.ts';
 
 // meta types the metadata a client sends; kube-apiserver fills in uid, resourceVersion and the rest.
 function meta(m: ObjectMetaInput): ObjectMeta {
@@ -37,10 +48,20 @@ export function namespaces(): Namespace[] {
  * CA publisher's kube-root-ca.crt.
  */
 export function addonServiceAccounts(): ServiceAccount[] {
-  return ['kube-proxy', 'coredns'].map((name) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta({ name, namespace: 'kube-system' }) }));
+  return ['kube-proxy', 'coredns'].map((name) => ({
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: meta({ name, namespace: 'kube-system' }),
+  }));
 }
 
-function staticPod(component: string, node: string, image: string, cpu: string, command: string[]): Pod {
+function staticPod(
+  component: string,
+  node: string,
+  image: string,
+  cpu: string,
+  command: string[],
+): Pod {
   const c: Container = { name: component, image, command, resources: { requests: { cpu } } };
   return {
     apiVersion: 'v1',
@@ -49,7 +70,10 @@ function staticPod(component: string, node: string, image: string, cpu: string, 
       name: `${component}-${node}`,
       namespace: 'kube-system',
       labels: { component, tier: 'control-plane' },
-      annotations: { 'kubernetes.io/config.source': 'file', 'kubernetes.io/config.mirror': 'mirror' },
+      annotations: {
+        'kubernetes.io/config.source': 'file',
+        'kubernetes.io/config.mirror': 'mirror',
+      },
     }),
     spec: {
       containers: [c],
@@ -66,10 +90,24 @@ function staticPod(component: string, node: string, image: string, cpu: string, 
 export function controlPlanePods(node: string): Pod[] {
   const v = KUBERNETES_VERSION;
   return [
-    staticPod('etcd', node, 'registry.k8s.io/etcd:3.6.4-0', '100m', ['etcd', '--advertise-client-urls=https://10.0.0.10:2379']),
-    staticPod('kube-apiserver', node, `registry.k8s.io/kube-apiserver:${v}`, '250m', ['kube-apiserver', '--etcd-servers=https://127.0.0.1:2379']),
-    staticPod('kube-controller-manager', node, `registry.k8s.io/kube-controller-manager:${v}`, '200m', ['kube-controller-manager']),
-    staticPod('kube-scheduler', node, `registry.k8s.io/kube-scheduler:${v}`, '100m', ['kube-scheduler']),
+    staticPod('etcd', node, 'registry.k8s.io/etcd:3.6.4-0', '100m', [
+      'etcd',
+      '--advertise-client-urls=https://10.0.0.10:2379',
+    ]),
+    staticPod('kube-apiserver', node, `registry.k8s.io/kube-apiserver:${v}`, '250m', [
+      'kube-apiserver',
+      '--etcd-servers=https://127.0.0.1:2379',
+    ]),
+    staticPod(
+      'kube-controller-manager',
+      node,
+      `registry.k8s.io/kube-controller-manager:${v}`,
+      '200m',
+      ['kube-controller-manager'],
+    ),
+    staticPod('kube-scheduler', node, `registry.k8s.io/kube-scheduler:${v}`, '100m', [
+      'kube-scheduler',
+    ]),
   ];
 }
 
@@ -90,7 +128,11 @@ export function staticPodManifests(node: string): { file: string; pod: unknown }
       pod: {
         apiVersion: 'v1',
         kind: 'Pod',
-        metadata: { labels: { component, tier: 'control-plane' }, name: component, namespace: 'kube-system' },
+        metadata: {
+          labels: { component, tier: 'control-plane' },
+          name: component,
+          namespace: 'kube-system',
+        },
         // The kubelet adds spec.nodeName and the NoExecute toleration when it reads the file
         // (pkg/kubelet/config/common.go applyDefaults).
         spec: { ...p.spec, nodeName: undefined, tolerations: undefined },
@@ -104,13 +146,23 @@ export function kubeProxyDaemonSet(): DaemonSet {
   return {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
-    metadata: meta({ name: 'kube-proxy', namespace: 'kube-system', labels: { 'k8s-app': 'kube-proxy' } }),
+    metadata: meta({
+      name: 'kube-proxy',
+      namespace: 'kube-system',
+      labels: { 'k8s-app': 'kube-proxy' },
+    }),
     spec: {
       selector: { matchLabels: { 'k8s-app': 'kube-proxy' } },
       template: {
         metadata: { labels: { 'k8s-app': 'kube-proxy' } },
         spec: {
-          containers: [{ name: 'kube-proxy', image: `registry.k8s.io/kube-proxy:${KUBERNETES_VERSION}`, command: ['/usr/local/bin/kube-proxy'] }],
+          containers: [
+            {
+              name: 'kube-proxy',
+              image: `registry.k8s.io/kube-proxy:${KUBERNETES_VERSION}`,
+              command: ['/usr/local/bin/kube-proxy'],
+            },
+          ],
           hostNetwork: true,
           priorityClassName: 'system-node-critical',
           serviceAccountName: 'kube-proxy',
@@ -121,7 +173,12 @@ export function kubeProxyDaemonSet(): DaemonSet {
         },
       },
     },
-    status: { currentNumberScheduled: 0, desiredNumberScheduled: 0, numberReady: 0, numberMisscheduled: 0 },
+    status: {
+      currentNumberScheduled: 0,
+      desiredNumberScheduled: 0,
+      numberReady: 0,
+      numberMisscheduled: 0,
+    },
   };
 }
 
@@ -133,8 +190,21 @@ export function kubeProxyPod(ds: DaemonSet, node: string): Pod {
     metadata: meta({
       generateName: 'kube-proxy-',
       namespace: 'kube-system',
-      labels: { 'k8s-app': 'kube-proxy', 'controller-revision-hash': '6d4d7f9c5b', 'pod-template-generation': '1' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name, uid: ds.metadata.uid, controller: true, blockOwnerDeletion: true }],
+      labels: {
+        'k8s-app': 'kube-proxy',
+        'controller-revision-hash': '6d4d7f9c5b',
+        'pod-template-generation': '1',
+      },
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'DaemonSet',
+          name: ds.metadata.name,
+          uid: ds.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     }),
     spec: {
       ...ds.spec.template.spec,
@@ -159,7 +229,11 @@ export function coreDNS(): Deployment {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: meta({ name: 'coredns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } }),
+    metadata: meta({
+      name: 'coredns',
+      namespace: 'kube-system',
+      labels: { 'k8s-app': 'kube-dns' },
+    }),
     spec: {
       replicas: 2,
       selector: { matchLabels: { 'k8s-app': 'kube-dns' } },
@@ -201,7 +275,11 @@ export function kubeDNSService(): Service {
     metadata: meta({
       name: 'kube-dns',
       namespace: 'kube-system',
-      labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' },
+      labels: {
+        'k8s-app': 'kube-dns',
+        'kubernetes.io/cluster-service': 'true',
+        'kubernetes.io/name': 'CoreDNS',
+      },
     }),
     spec: {
       selector: { 'k8s-app': 'kube-dns' },
@@ -221,8 +299,15 @@ export function kubernetesService(): Service {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: meta({ name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } }),
-    spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }] },
+    metadata: meta({
+      name: 'kubernetes',
+      namespace: 'default',
+      labels: { component: 'apiserver', provider: 'kubernetes' },
+    }),
+    spec: {
+      clusterIP: '10.96.0.1',
+      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+    },
     status: {},
   };
 }
@@ -235,7 +320,10 @@ export function kubernetesEndpointSlice(apiserverIP: string): EndpointSlice {
     metadata: meta({
       name: 'kubernetes',
       namespace: 'default',
-      labels: { 'kubernetes.io/service-name': 'kubernetes', 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io' },
+      labels: {
+        'kubernetes.io/service-name': 'kubernetes',
+        'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io',
+      },
     }),
     addressType: 'IPv4',
     endpoints: [{ addresses: [apiserverIP], conditions: { ready: true } }],

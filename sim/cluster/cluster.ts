@@ -36,7 +36,7 @@ import { drive, untilInSlices } from '../engine/steps.ts';
 import type { TraceLevel } from '../engine/trace.ts';
 import { EtcdStore, type EtcdImage } from '../etcd/store.ts';
 import { execSync } from '../kubelet/exec.ts';
-import { dnsClient, type DataplaneCluster } from './dataplane.ts';
+import { dnsClient, tcpClient, type DataplaneCluster } from './dataplane.ts';
 import type { Rng } from '../engine/rng.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { healthyComponentStatuses, runKubectl, type KubectlResult } from '../kubectl/kubectl.ts';
@@ -94,6 +94,8 @@ export interface NodeAgents {
   kubeletChangedAt: number;
   /** kernel draws the node's packet-path choices (kube-proxy's statistic rules). */
   kernel: Rng;
+  /** recent is the kernel's `recent` match lists (sessionAffinity ClientIP). */
+  recent: Map<string, number>;
 }
 
 /** BIRTH is when the cluster is built, before the scenario's time 0. */
@@ -473,6 +475,7 @@ export class Cluster {
       bootedAt: BIRTH_MS,
       kubeletChangedAt: BIRTH_MS,
       kernel: this.sim.rng.fork(`kernel/${p.name}`),
+      recent: new Map(),
     });
     const stored = image?.nodes.get(p.name);
     if (stored) {
@@ -515,6 +518,7 @@ export class Cluster {
           power: n.power,
           partitioned: n.partitioned,
           kernel: n.kernel,
+          recent: n.recent,
           routes: (ip, port, protocol) => n.proxy.routes(ip, port, protocol),
         };
       },
@@ -556,6 +560,7 @@ export class Cluster {
             services: this.apiserver.peekAll<Service>('services'),
             sleep: (ms) => this.sim.runUntil(this.sim.now() + ms),
             dns: dnsClient(this.dataplane, pod),
+            connect: tcpClient(this.dataplane, pod),
           }),
       },
       line,

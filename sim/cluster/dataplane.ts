@@ -15,6 +15,13 @@ import type { EndpointSlice } from '../registry/discovery/endpointslices/types.t
 import { answer, type DnsReply, type QType, type ResourceRecord } from '../dns/coredns.ts';
 import type { Rng } from '../engine/rng.ts';
 import type { Simulation } from '../engine/simulation.ts';
+import {
+  listeners,
+  type HttpRequest,
+  type HttpResponse,
+  type Listener,
+} from '../runtime/servers.ts';
+import { servicePorts } from '../proxy/endpoints.ts';
 import type { RouteEndpoint } from '../proxy/proxier.ts';
 
 /** DataplaneNode is what the dataplane needs of a node. */
@@ -25,6 +32,11 @@ export interface DataplaneNode {
   routes(ip: string, port: number, protocol: 'TCP' | 'UDP'): RouteEndpoint[];
   /** kernel draws the rules' statistic matches for new flows. */
   kernel: Rng;
+  /**
+   * recent is the kernel's `recent` match lists, which sessionAffinity ClientIP rules set and
+   * check: per endpoint chain and client address, when the client last went there (ms).
+   */
+  recent: Map<string, number>;
 }
 
 /** DataplaneCluster is what the dataplane reads: nodes, and the objects as the API holds them. */
@@ -120,4 +132,147 @@ function pickEndpoint(
   const dst = c.node(target.spec.nodeName);
   if (!dst?.power || (dst.partitioned && dst !== src)) return null;
   return target;
+}
+
+/** Connection is how a TCP connection from a Pod ended, and the Pod and port that took it. */
+export type Connection =
+  | { outcome: 'established'; pod: Pod; port: number }
+  | { outcome: 'refused' | 'rejected' | 'timeout' };
+
+/**
+ * connect opens a TCP connection from pod to ip:port as the nodes carry it: a Service address
+ * is translated by the source node's rules (an endpoint drawn by their probabilities; REJECT,
+ * which a client sees as a refused connection, when the Service has no endpoints; nothing when
+ * no rule matches, so the connection times out); a Pod address is routed by the CNI network to
+ * its node; the Pod there accepts if a container listens on the port (listening says), else
+ * resets the connection (refused). A node down or cut off answers nothing.
+ */
+export function connect(
+  c: DataplaneCluster,
+  pod: Pod,
+  ip: string,
+  port: number,
+  listening: (target: Pod, port: number) => boolean,
+): Connection {
+  const src = pod.spec.nodeName ? c.node(pod.spec.nodeName) : undefined;
+  const record = (
+    outcome: Connection['outcome'],
+    chains: string[],
+    endpoint?: string,
+    target?: Pod,
+  ): void => {
+    c.sim.record({
+      kind: 'packet',
+      from: `${pod.metadata.namespace}/${pod.metadata.name}`,
+      to: target ? `${target.metadata.namespace}/${target.metadata.name}` : '',
+      dst: `${ip}:${port}`,
+      node: pod.spec.nodeName ?? '',
+      chains,
+      ...(endpoint ? { endpoint } : {}),
+      outcome,
+    });
+  };
+  if (!src?.power || src.partitioned) {
+    record('timeout', []);
+    return { outcome: 'timeout' };
+  }
+  let address = ip;
+  let targetPort = port;
+  const chains: string[] = [];
+  const svc = c.peekAll<Service>('services').find((s) => s.spec.clusterIP === ip);
+  if (svc) {
+    const routes = src.routes(ip, port, 'TCP');
+    const info = servicePorts(svc).find((p) => p.port === port && p.proto === 'tcp');
+    if (!info) {
+      // No rule matches the port: the packet leaves for the default route and is lost.
+      record('timeout', []);
+      return { outcome: 'timeout' };
+    }
+    chains.push('KUBE-SERVICES');
+    if (routes.length === 0) {
+      // "has no endpoints": kube-proxy's REJECT rule answers with an ICMP port unreachable.
+      record('rejected', chains);
+      return { outcome: 'rejected' };
+    }
+    chains.push(info.clusterPolicyChainName);
+    const client = pod.status?.podIP ?? '';
+    const now = c.sim.now();
+    // sessionAffinity ClientIP: a `recent --rcheck --seconds T --reap` rule per endpoint comes
+    // first, sending a client seen within T seconds back to the same endpoint.
+    let route = info.sessionAffinityClientIP
+      ? routes.find((r) => {
+          const seen = src.recent.get(`${r.chain}|${client}`);
+          return seen !== undefined && now - seen <= info.stickyMaxAgeSeconds * 1000;
+        })
+      : undefined;
+    if (!route) {
+      route = routes[routes.length - 1]!;
+      for (const r of routes) {
+        if (r.ruleProbability === null || src.kernel.float() < Number(r.ruleProbability)) {
+          route = r;
+          break;
+        }
+      }
+    }
+    // The endpoint chain's `recent --set` rule records the client.
+    if (info.sessionAffinityClientIP) src.recent.set(`${route.chain}|${client}`, now);
+    chains.push(route.chain);
+    const m = /^(.*):(\d+)$/.exec(route.endpoint)!;
+    address = m[1]!;
+    targetPort = Number(m[2]);
+  }
+  const endpoint = svc ? `${address}:${targetPort}` : undefined;
+  const target = c
+    .peekAll<Pod>('pods')
+    .find((p) => p.status?.podIP === address && p.status.phase === 'Running');
+  const dst = target?.spec.nodeName ? c.node(target.spec.nodeName) : undefined;
+  if (!target || !dst?.power || (dst.partitioned && dst !== src)) {
+    record('timeout', chains, endpoint);
+    return { outcome: 'timeout' };
+  }
+  if (!listening(target, targetPort)) {
+    record('refused', chains, endpoint, target);
+    return { outcome: 'refused' };
+  }
+  record('established', chains, endpoint, target);
+  return { outcome: 'established', pod: target, port: targetPort };
+}
+
+/** TcpClient is what a container's programs connect through (sim/runtime/curl.ts CurlHost). */
+export type TcpClient = (
+  ip: string,
+  port: number,
+) =>
+  | {
+      outcome: 'established';
+      localIP: string;
+      localPort: number;
+      serve(req: HttpRequest): HttpResponse;
+    }
+  | { outcome: 'refused' | 'rejected' | 'timeout' };
+
+/**
+ * tcpClient returns the function a container's programs open connections with: connect(), then
+ * the listening container's answer. The local port is an ephemeral one (32768-60999, Linux's
+ * ip_local_port_range), drawn from the node's kernel.
+ */
+export function tcpClient(c: DataplaneCluster, pod: Pod): TcpClient {
+  const listenersOf = (target: Pod): Listener[] =>
+    target.spec.containers.flatMap((k) =>
+      listeners(k, target.spec.hostname ?? target.metadata.name),
+    );
+  return (ip, port) => {
+    const conn = connect(c, pod, ip, port, (target, p) =>
+      listenersOf(target).some((l) => l.port === p),
+    );
+    if (conn.outcome !== 'established') return conn;
+    const listener = listenersOf(conn.pod).find((l) => l.port === conn.port)!;
+    const src = c.node(pod.spec.nodeName!)!;
+    return {
+      outcome: 'established',
+      localIP: pod.status?.podIP ?? '',
+      localPort: 32768 + Math.floor(src.kernel.float() * (60999 - 32768 + 1)),
+      serve: (req) => listener.serve(req, c.sim.now()),
+    };
+  };
 }

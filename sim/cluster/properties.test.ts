@@ -12,7 +12,12 @@ import type { ScenarioInput } from '../scenario/schema.ts';
 interface Params {
   seed: number;
   nodes: { cpu: number; memory: number }[];
-  deployments: { replicas: number; cpu: number; surge: string | number; unavailable: string | number }[];
+  deployments: {
+    replicas: number;
+    cpu: number;
+    surge: string | number;
+    unavailable: string | number;
+  }[];
   update: boolean;
   fault?: { kind: 'node-down' | 'partition' | 'kubelet-stop'; node: number; at: number };
 }
@@ -48,36 +53,74 @@ spec:
 }
 
 function scenarioOf(p: Params): ScenarioInput {
-  const steps: ScenarioInput['steps'] = [{ at: '0s', apply: p.deployments.map((d, i) => deploymentYaml(i, d, 'nginx:1.27')).join('---\n') }];
-  if (p.update) p.deployments.forEach((_, i) => steps.push({ at: '40s', kubectl: `set image deployment/app-${i} c=nginx:1.28` }));
-  if (p.fault) steps.push({ at: `${p.fault.at}s`, fault: p.fault.kind, node: `node-${p.fault.node + 1}` });
+  const steps: ScenarioInput['steps'] = [
+    {
+      at: '0s',
+      apply: p.deployments.map((d, i) => deploymentYaml(i, d, 'nginx:1.27')).join('---\n'),
+    },
+  ];
+  if (p.update)
+    p.deployments.forEach((_, i) =>
+      steps.push({ at: '40s', kubectl: `set image deployment/app-${i} c=nginx:1.28` }),
+    );
+  if (p.fault)
+    steps.push({ at: `${p.fault.at}s`, fault: p.fault.kind, node: `node-${p.fault.node + 1}` });
   steps.sort((a, b) => parseInt(String(a.at)) - parseInt(String(b.at)));
   return {
     name: 'random',
     seed: p.seed,
-    cluster: { nodes: p.nodes.map((n, i) => ({ name: `node-${i + 1}`, cpu: `${n.cpu}m`, memory: `${n.memory}Mi` })) },
+    cluster: {
+      nodes: p.nodes.map((n, i) => ({
+        name: `node-${i + 1}`,
+        cpu: `${n.cpu}m`,
+        memory: `${n.memory}Mi`,
+      })),
+    },
     steps,
     until: '3m',
   };
 }
 
-const intOrPercent = fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constantFrom('0%', '25%', '50%', '100%'));
+const intOrPercent = fc.oneof(
+  fc.integer({ min: 0, max: 3 }),
+  fc.constantFrom('0%', '25%', '50%', '100%'),
+);
 const params: fc.Arbitrary<Params> = fc
   .record({
     seed: fc.integer({ min: 0, max: 1_000_000 }),
-    nodes: fc.array(fc.record({ cpu: fc.integer({ min: 500, max: 4000 }), memory: fc.integer({ min: 512, max: 8192 }) }), { minLength: 1, maxLength: 4 }),
+    nodes: fc.array(
+      fc.record({
+        cpu: fc.integer({ min: 500, max: 4000 }),
+        memory: fc.integer({ min: 512, max: 8192 }),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
     deployments: fc.array(
-      fc.record({ replicas: fc.integer({ min: 0, max: 8 }), cpu: fc.integer({ min: 0, max: 900 }), surge: intOrPercent, unavailable: intOrPercent }),
+      fc.record({
+        replicas: fc.integer({ min: 0, max: 8 }),
+        cpu: fc.integer({ min: 0, max: 900 }),
+        surge: intOrPercent,
+        unavailable: intOrPercent,
+      }),
       { minLength: 1, maxLength: 3 },
     ),
     update: fc.boolean(),
-    fault: fc.option(fc.record({ kind: fc.constantFrom('node-down' as const, 'partition' as const, 'kubelet-stop' as const), node: fc.nat(), at: fc.integer({ min: 1, max: 120 }) }), {
-      nil: undefined,
-    }),
+    fault: fc.option(
+      fc.record({
+        kind: fc.constantFrom('node-down' as const, 'partition' as const, 'kubelet-stop' as const),
+        node: fc.nat(),
+        at: fc.integer({ min: 1, max: 120 }),
+      }),
+      {
+        nil: undefined,
+      },
+    ),
   })
   .map((p) => {
     // Both limits zero is invalid for the API; keep the generated Deployments valid.
-    for (const d of p.deployments) if ((d.surge === 0 || d.surge === '0%') && (d.unavailable === 0 || d.unavailable === '0%')) d.unavailable = 1;
+    for (const d of p.deployments)
+      if ((d.surge === 0 || d.surge === '0%') && (d.unavailable === 0 || d.unavailable === '0%'))
+        d.unavailable = 1;
     if (p.fault) p.fault.node %= p.nodes.length;
     return p;
   });
@@ -89,9 +132,16 @@ describe('invariants over random scenarios', () => {
     fc.assert(
       fc.property(params, (p) => {
         const r = runScenario(validateScenario(scenarioOf(p)), { recordChanges: true });
-        const binds = r.trace.filter((e) => e.kind === 'request' && e.resource === 'pods/binding' && e.code === 201);
+        const binds = r.trace.filter(
+          (e) => e.kind === 'request' && e.resource === 'pods/binding' && e.code === 201,
+        );
         const perPod = new Map<string, number>();
-        for (const b of binds) if (b.kind === 'request') perPod.set(`${b.namespace}/${b.name}`, (perPod.get(`${b.namespace}/${b.name}`) ?? 0) + 1);
+        for (const b of binds)
+          if (b.kind === 'request')
+            perPod.set(
+              `${b.namespace}/${b.name}`,
+              (perPod.get(`${b.namespace}/${b.name}`) ?? 0) + 1,
+            );
         for (const n of perPod.values()) expect(n).toBe(1);
         const nodeOf = new Map<string, string>();
         for (const c of r.changes) {
@@ -109,16 +159,40 @@ describe('invariants over random scenarios', () => {
   it('never puts more on a node than it can hold', () => {
     fc.assert(
       fc.property(params, (p) => {
-        const run = new ScenarioRun(validateScenario(scenarioOf(p)), { recordChanges: false, traceLevel: 'none' });
+        const run = new ScenarioRun(validateScenario(scenarioOf(p)), {
+          recordChanges: false,
+          traceLevel: 'none',
+        });
         for (let t = 10_000; t <= run.until; t += 10_000) {
           run.runUntil(t);
           const api = run.cluster.apiserver;
-          const pods = api.peekAll<Pod>('pods').filter((x) => x.spec.nodeName && x.status.phase !== 'Succeeded' && x.status.phase !== 'Failed');
+          const pods = api
+            .peekAll<Pod>('pods')
+            .filter(
+              (x) =>
+                x.spec.nodeName && x.status.phase !== 'Succeeded' && x.status.phase !== 'Failed',
+            );
           for (const n of api.peekAll<Node>('nodes')) {
             const on = pods.filter((x) => x.spec.nodeName === n.metadata.name);
-            const cpu = on.reduce((s, x) => s + x.spec.containers.reduce((a, c) => a + milliValue(c.resources?.requests?.cpu ?? '0'), 0), 0);
+            const cpu = on.reduce(
+              (s, x) =>
+                s +
+                x.spec.containers.reduce(
+                  (a, c) => a + milliValue(c.resources?.requests?.cpu ?? '0'),
+                  0,
+                ),
+              0,
+            );
             expect(cpu).toBeLessThanOrEqual(milliValue(n.status.allocatable?.cpu ?? '0'));
-            const mem = on.reduce((s, x) => s + x.spec.containers.reduce((a, c) => a + value(c.resources?.requests?.memory ?? '0'), 0), 0);
+            const mem = on.reduce(
+              (s, x) =>
+                s +
+                x.spec.containers.reduce(
+                  (a, c) => a + value(c.resources?.requests?.memory ?? '0'),
+                  0,
+                ),
+              0,
+            );
             expect(mem).toBeLessThanOrEqual(value(n.status.allocatable?.memory ?? '0'));
             expect(on.length).toBeLessThanOrEqual(Number(n.status.allocatable?.pods ?? 110));
           }
@@ -148,13 +222,24 @@ describe('invariants over random scenarios', () => {
   it('converges every ReplicaSet to spec.replicas when capacity allows and nothing fails', () => {
     fc.assert(
       fc.property(
-        params.map((p) => ({ ...p, fault: undefined, nodes: p.nodes.map(() => ({ cpu: 64000, memory: 65536 })) })),
+        params.map((p) => ({
+          ...p,
+          fault: undefined,
+          nodes: p.nodes.map(() => ({ cpu: 64000, memory: 65536 })),
+        })),
         (p) => {
-          const run = new ScenarioRun(validateScenario(scenarioOf(p)), { recordChanges: false, traceLevel: 'none' }).run();
+          const run = new ScenarioRun(validateScenario(scenarioOf(p)), {
+            recordChanges: false,
+            traceLevel: 'none',
+          }).run();
           const api = run.cluster.apiserver;
           const pods = api.peekAll<Pod>('pods');
           for (const rs of api.peekAll<ReplicaSet>('replicasets')) {
-            const mine = pods.filter((x) => x.metadata.ownerReferences?.[0]?.uid === rs.metadata.uid && !x.metadata.deletionTimestamp);
+            const mine = pods.filter(
+              (x) =>
+                x.metadata.ownerReferences?.[0]?.uid === rs.metadata.uid &&
+                !x.metadata.deletionTimestamp,
+            );
             expect(mine.length).toBe(rs.spec.replicas);
             expect(rs.status.readyReplicas ?? 0).toBe(rs.spec.replicas);
           }
@@ -167,19 +252,31 @@ describe('invariants over random scenarios', () => {
   it('keeps a rolling update within replicas + maxSurge Pods and replicas - maxUnavailable available', () => {
     fc.assert(
       fc.property(
-        params.map((p) => ({ ...p, update: true, fault: undefined, nodes: p.nodes.map(() => ({ cpu: 16000, memory: 32768 })) })),
+        params.map((p) => ({
+          ...p,
+          update: true,
+          fault: undefined,
+          nodes: p.nodes.map(() => ({ cpu: 16000, memory: 32768 })),
+        })),
         (p) => {
-          const run = new ScenarioRun(validateScenario(scenarioOf(p)), { recordChanges: false, traceLevel: 'none' });
+          const run = new ScenarioRun(validateScenario(scenarioOf(p)), {
+            recordChanges: false,
+            traceLevel: 'none',
+          });
           run.runUntil(39_000);
           const api = run.cluster.apiserver;
           for (let t = 40_000; t <= run.until; t += 100) {
             run.runUntil(t);
             const pods = api.peekAll<Pod>('pods');
             const replicaSets = api.peekAll<ReplicaSet>('replicasets');
-            for (const d of api.peekAll<Deployment>('deployments').filter((x) => x.metadata.namespace === 'default')) {
+            for (const d of api
+              .peekAll<Deployment>('deployments')
+              .filter((x) => x.metadata.namespace === 'default')) {
               const replicas = d.spec.replicas ?? 1;
               const resolve = (v: string | number | undefined, up: boolean) =>
-                typeof v === 'number' ? v : (up ? Math.ceil : Math.floor)((parseInt(String(v)) * replicas) / 100);
+                typeof v === 'number'
+                  ? v
+                  : (up ? Math.ceil : Math.floor)((parseInt(String(v)) * replicas) / 100);
               let surge = resolve(d.spec.strategy?.rollingUpdate?.maxSurge, true);
               let unavail = resolve(d.spec.strategy?.rollingUpdate?.maxUnavailable, false);
               if (surge === 0 && unavail === 0) unavail = 1;
@@ -193,7 +290,9 @@ describe('invariants over random scenarios', () => {
               // waiting for its tokens (a status update, a 409 and its re-read) when the Deployment
               // controller scales it down and the new one up, and the new one's next sync then
               // creates its Pods before the old one's deletes its, as upstream's workers can.
-              const sets = replicaSets.filter((rs) => rs.metadata.ownerReferences?.some((o) => o.uid === d.metadata.uid));
+              const sets = replicaSets.filter((rs) =>
+                rs.metadata.ownerReferences?.some((o) => o.uid === d.metadata.uid),
+              );
               const planned = sets.reduce((n, rs) => n + (rs.spec.replicas ?? 1), 0);
               expect(planned).toBeLessThanOrEqual(replicas + surge);
               const mine = pods.filter((x) => x.metadata.labels?.app === d.metadata.name);
@@ -201,10 +300,16 @@ describe('invariants over random scenarios', () => {
               const active = mine.filter((x) => !x.metadata.deletionTimestamp);
               // Any Pods above it are an old ReplicaSet's still to be deleted: the new ReplicaSet (the
               // latest revision), only ever scaled up here, never has more Pods than its spec.replicas.
-              const revision = (rs: ReplicaSet) => Number(rs.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
-              const newRS = sets.reduce<ReplicaSet | undefined>((a, rs) => (!a || revision(rs) > revision(a) ? rs : a), undefined);
+              const revision = (rs: ReplicaSet) =>
+                Number(rs.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+              const newRS = sets.reduce<ReplicaSet | undefined>(
+                (a, rs) => (!a || revision(rs) > revision(a) ? rs : a),
+                undefined,
+              );
               if (newRS) {
-                const newPods = active.filter((x) => x.metadata.ownerReferences?.some((o) => o.uid === newRS.metadata.uid));
+                const newPods = active.filter((x) =>
+                  x.metadata.ownerReferences?.some((o) => o.uid === newRS.metadata.uid),
+                );
                 expect(newPods.length).toBeLessThanOrEqual(newRS.spec.replicas ?? 1);
               }
               const available = active.filter((x) => isPodReady(x)).length;

@@ -6,29 +6,43 @@ import { NodeFilesystem } from '../node/filesystem.ts';
 import { validateScenario } from '../scenario/loader.ts';
 import { ScenarioRun } from '../scenario/runner.ts';
 
-const REFUSED = 'The connection to the server 10.0.0.10:6443 was refused - did you specify the right host or port?\n';
+const REFUSED =
+  'The connection to the server 10.0.0.10:6443 was refused - did you specify the right host or port?\n';
 
 function newRun(): ScenarioRun {
-  const run = new ScenarioRun(validateScenario({ name: 'static-pods', seed: 3, until: '5m' }), { freeze: true });
+  const run = new ScenarioRun(validateScenario({ name: 'static-pods', seed: 3, until: '5m' }), {
+    freeze: true,
+  });
   run.runUntil(0);
   return run;
 }
 
 // running lists the Running containers' names on a node (crictl ps).
 function running(run: ScenarioRun, node = 'control-plane'): string[] {
-  return run.cluster.nodes.get(node)!.runtime.listContainers().filter((c) => c.state === 'CONTAINER_RUNNING').map((c) => c.metadata.name).sort();
+  return run.cluster.nodes
+    .get(node)!
+    .runtime.listContainers()
+    .filter((c) => c.state === 'CONTAINER_RUNNING')
+    .map((c) => c.metadata.name)
+    .sort();
 }
 
 describe('the static Pod file source', () => {
   it('reads Pods from every file not starting with a dot and names them after the node', () => {
     const fs = new NodeFilesystem();
     fs.mkdir('/m');
-    fs.writeFile('/m/a.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  namespace: kube-system\n');
+    fs.writeFile(
+      '/m/a.yaml',
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  namespace: kube-system\n',
+    );
     fs.writeFile('/m/b.bak', 'kind: Pod\nmetadata:\n  name: b\n');
     fs.writeFile('/m/.c.yaml', 'kind: Pod\nmetadata:\n  name: c\n');
     fs.writeFile('/m/d.yaml', 'kind: Deployment\nmetadata:\n  name: d\n');
     fs.writeFile('/m/e.yaml', ': not yaml: [');
-    expect([...readStaticPods(fs, '/m', 'cp')].sort()).toEqual(['default/b-cp', 'kube-system/a-cp']);
+    expect([...readStaticPods(fs, '/m', 'cp')].sort()).toEqual([
+      'default/b-cp',
+      'kube-system/a-cp',
+    ]);
     expect(fileCheckFrequency).toBe(20_000);
   });
 });
@@ -42,15 +56,23 @@ describe('kube-apiserver as a static Pod', () => {
     );
     expect(running(run)).toContain('kube-apiserver');
     run.runUntil(25_000);
-    expect(c.exec('control-plane', 'sudo mv /etc/kubernetes/manifests/kube-apiserver.yaml /tmp/').exitCode).toBe(0);
+    expect(
+      c.exec('control-plane', 'sudo mv /etc/kubernetes/manifests/kube-apiserver.yaml /tmp/')
+        .exitCode,
+    ).toBe(0);
     // The kubelet has not read the directory yet: kube-apiserver still answers.
     expect(c.kubectl('get nodes').exitCode).toBe(0);
     run.runUntil(25_000 + fileCheckFrequency + 3_000);
     expect(running(run)).not.toContain('kube-apiserver');
-    expect(running(run)).toEqual(expect.arrayContaining(['etcd', 'kube-controller-manager', 'kube-scheduler']));
+    expect(running(run)).toEqual(
+      expect.arrayContaining(['etcd', 'kube-controller-manager', 'kube-scheduler']),
+    );
     expect(c.kubectl('get pods')).toEqual({ stdout: '', stderr: REFUSED, exitCode: 1 });
     run.runUntil(60_000);
-    expect(c.exec('control-plane', 'sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests/').exitCode).toBe(0);
+    expect(
+      c.exec('control-plane', 'sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests/')
+        .exitCode,
+    ).toBe(0);
     expect(c.kubectl('get pods').stderr).toBe(REFUSED);
     run.runUntil(60_000 + fileCheckFrequency + 3_000);
     expect(running(run)).toContain('kube-apiserver');
@@ -64,7 +86,11 @@ describe('kube-apiserver as a static Pod', () => {
     run.runUntil(30_000);
     expect(c.kubectl('get pods').stderr).toBe(REFUSED);
     c.exec('control-plane', 'mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests');
-    expect(c.exec('control-plane', 'sudo systemctl restart kubelet')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(c.exec('control-plane', 'sudo systemctl restart kubelet')).toEqual({
+      stdout: '',
+      stderr: '',
+      exitCode: 0,
+    });
     run.runUntil(33_000);
     expect(c.kubectl('get nodes').exitCode).toBe(0);
   });

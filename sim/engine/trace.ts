@@ -140,8 +140,26 @@ export interface DnsEntry extends TraceBase {
   answers: string[];
 }
 
+/**
+ * One TCP connection a Pod opened: from the client Pod to the Pod that took it (to is "" when
+ * none did), the address asked for and where the rules sent it, and how it ended.
+ */
+export interface PacketEntry extends TraceBase {
+  kind: 'packet';
+  /** dst is the address the client connected to (ip:port). */
+  dst: string;
+  /** node is the client's node, whose rules translated the address. */
+  node: string;
+  /** chains are the node's chains the connection went through (KUBE-SVC-..., KUBE-SEP-...). */
+  chains: string[];
+  /** endpoint is the address the rules chose (ip:port), when they chose one. */
+  endpoint?: string;
+  outcome: 'established' | 'refused' | 'rejected' | 'timeout';
+}
+
 export type TraceEntry =
   | DnsEntry
+  | PacketEntry
   | RequestEntry
   | StoreEntry
   | WatchEntry

@@ -5,8 +5,12 @@
 
 import type { Pod, Service } from '../api/types.ts';
 import type { DnsReply, QType } from '../dns/coredns.ts';
-import { execInContainer, type ExecOutcome } from '../runtime/container-exec.ts';
-import { imageEnv, imageUserland } from '../runtime/images.ts';
+import {
+  execInContainer,
+  type ContainerView,
+  type ExecOutcome,
+} from '../runtime/container-exec.ts';
+import { imageEnv, imageUserland, normalizeImage } from '../runtime/images.ts';
 import { hostsFile, resolvConf } from './container-files.ts';
 import { containerEnvironment } from './envvars.ts';
 
@@ -17,6 +21,8 @@ export interface ExecEnvironment {
   sleep?: (ms: number) => void;
   /** dns sends a DNS question from the Pod (sim/cluster/dataplane.ts). */
   dns?: (server: string, name: string, qtype: QType) => DnsReply | undefined;
+  /** connect opens a TCP connection from the Pod (sim/cluster/dataplane.ts). */
+  connect?: ContainerView['connect'];
 }
 
 /**
@@ -31,7 +37,7 @@ export function execSync(
   argv: readonly string[],
   env: ExecEnvironment = {},
 ): ExecOutcome {
-  const { services = [], sleep, dns } = env;
+  const { services = [], sleep, dns, connect } = env;
   const container = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find(
     (c) => c.name === containerName,
   )!;
@@ -46,6 +52,7 @@ export function execSync(
   return execInContainer(
     {
       userland: imageUserland(container.image),
+      repo: normalizeImage(container.image).repo,
       hostname,
       env: containerEnvironment(pod, container, imageEnv(container.image), existed),
       files: new Map([
@@ -55,6 +62,7 @@ export function execSync(
       ]),
       ...(sleep ? { sleep } : {}),
       ...(dns ? { dns } : {}),
+      ...(connect ? { connect } : {}),
     },
     argv,
   );

@@ -81,7 +81,8 @@ export class CNIPlugin {
   // traceAdd records an ADD and its result (an address or the error). The entry is not built
   // when the trace level drops it (a scale run adds 150,000 sandboxes).
   private traceAdd(caller: string, pod: string, result: string): void {
-    if (this.sim.records('call')) this.sim.record({ kind: 'call', from: caller, to: this.name, method: 'ADD', pod, result });
+    if (this.sim.records('call'))
+      this.sim.record({ kind: 'call', from: caller, to: this.name, method: 'ADD', pod, result });
   }
 
   /**

@@ -10,11 +10,16 @@ import type { CommandResult } from './sh.ts';
 import { runScript, type ShellDialect } from './sh.ts';
 import type { DnsReply, QType } from '../dns/coredns.ts';
 import { nslookup } from '../dns/nslookup.ts';
+import { getaddrinfo, RESOLVER_TIMEOUT_MS } from '../dns/resolver.ts';
+import { curl, type CurlHost } from './curl.ts';
+import { wget } from './wget.ts';
 import type { Userland } from './images.ts';
 
 /** ContainerView is what a command run in a container can see. */
 export interface ContainerView {
   userland: Userland;
+  /** repo is the image's repository (docker.io/library/nginx), for the programs it adds. */
+  repo: string;
   hostname: string;
   env: ReadonlyMap<string, string>;
   files: ReadonlyMap<string, string>;
@@ -22,6 +27,8 @@ export interface ContainerView {
   sleep?(ms: number): void;
   /** dns sends one DNS question from the container; undefined when no reply comes. */
   dns?(server: string, name: string, qtype: QType): DnsReply | undefined;
+  /** connect opens a TCP connection from the container (sim/cluster/dataplane.ts). */
+  connect?: CurlHost['connect'];
 }
 
 /**
@@ -36,6 +43,7 @@ export type ExecOutcome =
 /** PROGRAMS are the programs a simulated container runs (and `sh -c` scripts can call). */
 export const PROGRAMS = [
   'cat',
+  'curl',
   'echo',
   'env',
   'false',
@@ -46,6 +54,7 @@ export const PROGRAMS = [
   'sh',
   'sleep',
   'true',
+  'wget',
 ];
 
 /**
@@ -54,9 +63,16 @@ export const PROGRAMS = [
  */
 const ABSENT: Record<Userland, ReadonlySet<string>> = {
   busybox: new Set(),
-  debian: new Set(['nslookup']),
+  debian: new Set(['nslookup', 'wget']),
   none: new Set(PROGRAMS),
 };
+
+/**
+ * HAS_CURL are the images with curl: curlimages/curl, and agnhost, whose Dockerfile adds it.
+ * Simplification: the other images are taken to have none (Debian's slim bases and BusyBox
+ * ship none; an image that adds it is not known here).
+ */
+const HAS_CURL = new Set(['docker.io/curlimages/curl', 'registry.k8s.io/e2e-test-images/agnhost']);
 
 const ok = (stdout = ''): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
 const fail = (stderr: string, exitCode = 1): CommandResult => ({ stdout: '', stderr, exitCode });
@@ -96,8 +112,29 @@ function run(
   const [path, ...args] = argv;
   const prog = programName(path ?? '');
   if (ABSENT[c.userland].has(prog)) return undefined;
+  if (prog === 'curl' && !HAS_CURL.has(c.repo)) return undefined;
   const busybox = c.userland === 'busybox';
   switch (prog) {
+    case 'curl':
+    case 'wget': {
+      const resolverTimeoutMs = RESOLVER_TIMEOUT_MS;
+      const net: CurlHost = {
+        resolve: (name) =>
+          getaddrinfo(
+            {
+              libc: busybox ? 'musl' : 'glibc',
+              resolvConf: c.files.get('/etc/resolv.conf') ?? '',
+              hosts: c.files.get('/etc/hosts') ?? '',
+              query: (server, n, qtype) => c.dns?.(server, n, qtype),
+            },
+            name,
+          ),
+        connect: (ip, port) => c.connect?.(ip, port) ?? { outcome: 'timeout' },
+        resolverTimeoutMs,
+        ...(c.sleep ? { sleep: (ms: number) => c.sleep!(ms) } : {}),
+      };
+      return prog === 'curl' ? curl(net, args) : wget(net, args);
+    }
     case 'nslookup':
       return nslookup(
         {
