@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment, Namespace, Pod, Service, ServiceAccount } from '../api/types.ts';
-import { Simulation } from '../engine/simulation.ts';
-import { EtcdStore } from '../etcd/store.ts';
-import { KubeAPIServer } from './apiserver.ts';
+import type { Simulation } from '../engine/simulation.ts';
+import { frozenAPIServer } from '../testing.ts';
+import type { KubeAPIServer } from './apiserver.ts';
 import { StatusError } from './errors.ts';
 
 function newServer(): { sim: Simulation; api: KubeAPIServer } {
-  const sim = new Simulation({ seed: 1 });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  for (const name of ['default', 'kube-system'])
-    api.create('test', 'namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as Namespace);
-  return { sim, api };
+  return frozenAPIServer({ namespaces: ['default', 'kube-system'] });
 }
 
 function newPod(name: string, extra: Partial<Pod['spec']> = {}): Pod {

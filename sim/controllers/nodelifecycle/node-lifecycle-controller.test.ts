@@ -1,25 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { deepClone } from '../../api/clone.ts';
-import type { Event, Lease, Namespace, Node, NodeCondition, Pod } from '../../api/types.ts';
+import type { Event, Lease, Node, NodeCondition, Pod } from '../../api/types.ts';
 import { KubeAPIServer } from '../../apiserver/apiserver.ts';
 import { Client } from '../../client/client.ts';
 import { formatMicroTime, formatTime, parseTime } from '../../engine/clock.ts';
 import type { Settings } from '../../engine/settings.ts';
 import { Simulation } from '../../engine/simulation.ts';
-import { EtcdStore } from '../../etcd/store.ts';
 import { NodeLifecycleController } from './node-lifecycle-controller.ts';
+import { frozenAPIServer } from '../../testing.ts';
 
 function newCluster(settings: Partial<Settings> = {}) {
-  const sim = new Simulation({ seed: 1, settings });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  for (const name of ['default', 'kube-node-lease'])
-    api.create('test', 'namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name },
-    } as Namespace);
-  return { sim, api };
+  return frozenAPIServer({ sim: { settings }, namespaces: ['default', 'kube-node-lease'] });
 }
 
 function conditions(t: number, ready: 'True' | 'False' = 'True'): NodeCondition[] {
