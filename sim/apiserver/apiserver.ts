@@ -42,7 +42,7 @@ import { FieldSelector, listFieldSelector, selectableField } from './fields.ts';
 import { defaultServiceNodePortRange, PortAllocator } from './portallocator.ts';
 import { clusterIPAllocationError, parseIPv4, ServiceIPAllocator } from './ipallocator.ts';
 import { serviceAccountAdmission, type ServiceAccountLookup } from './serviceaccount-admission.ts';
-import { applyJSONPatch, JSONPatchError, JSONPatchType, strategicMergePatch, StrategicMergePatchType, type PatchType } from './patch.ts';
+import { applyJSONPatch, applyStrategicMergePatch, JSONPatchError, JSONPatchType, strategicMergePatch, StrategicMergePatchType, type PatchType } from './patch.ts';
 
 export const APISERVER = 'kube-apiserver';
 
@@ -664,7 +664,8 @@ export class KubeAPIServer {
   /**
    * patch applies a patch to the current object: a JSON merge patch (RFC 7386) unless patchType
    * names another (patch.ts: strategic merge patch, JSON patch). A patchType given is recorded in
-   * the trace; components that pass none send merge patches, recorded without a type.
+   * the trace (the request's Content-Type); a call that passes none is a merge patch recorded
+   * without a type.
    */
   patch<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string, patch: unknown, subresource?: 'status', patchType?: PatchType): T {
     const r = this.info(resource);
@@ -680,18 +681,20 @@ export class KubeAPIServer {
         const key = keyFor(r, r.namespaced ? ns : undefined, name);
         const cur = this.etcd.get<T>(key);
         if (!cur) throw newNotFound(qualifiedResource(r), name);
+        // Status patches, and kinds whose update path changes only the top level and metadata, build
+        // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
+        const shared = subresource === 'status' || !r.rules.strategy?.defaultsInPlace;
         let merged: T;
-        if (patchType === JSONPatchType || patchType === StrategicMergePatchType) {
+        if (patchType === JSONPatchType) {
           try {
-            merged = (patchType === JSONPatchType ? applyJSONPatch(cur.value, patch) : strategicMergePatch(cur.value, patch)) as T;
+            merged = applyJSONPatch(cur.value, patch) as T;
           } catch (e) {
             if (e instanceof JSONPatchError) throw newUnprocessable(e.message);
             throw e;
           }
+        } else if (patchType === StrategicMergePatchType) {
+          merged = (shared ? applyStrategicMergePatch(cur.value, patch) : strategicMergePatch(cur.value, patch)) as T;
         } else {
-          // Status patches, and kinds whose update path changes only the top level and metadata, build
-          // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
-          const shared = subresource === 'status' || !r.rules.strategy?.defaultsInPlace;
           merged = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
         }
         // The patched JSON is decoded into the Go type like a request body (decode.ts).

@@ -8,6 +8,8 @@
 // (patchMergeKey below), looked up by field name (and, for ports, by where the list sits), not
 // from the Go struct tags.
 
+import { deepEqual } from '../api/clone.ts';
+
 /** PatchType is the request's Content-Type, as types.PatchType in apimachinery. */
 export type PatchType =
   | 'application/json-patch+json'
@@ -62,6 +64,8 @@ export function patchMergeKey(path: readonly string[]): string | undefined {
     case 'addresses':
       return 'type';
     case 'hostAliases':
+    case 'podIPs':
+    case 'hostIPs':
       return 'ip';
     default:
       return undefined;
@@ -73,9 +77,24 @@ const primitiveMerge = new Set(['finalizers']);
 
 /**
  * strategicMergePatch applies a strategic merge patch to original and returns the result; the
- * arguments are not changed. path is where original sits, from the object's root.
+ * arguments are not changed and the result shares nothing with them. path is where original
+ * sits, from the object's root.
  */
 export function strategicMergePatch(
+  original: unknown,
+  patch: unknown,
+  path: readonly string[] = [],
+): unknown {
+  return applyStrategicMergePatch(copy(original), patch, path);
+}
+
+/**
+ * applyStrategicMergePatch is strategicMergePatch without copying original: maps and lists along
+ * the patch's paths are copied, everything else is shared with original (which must therefore be
+ * treated as read-only, as kube-apiserver's stored objects are), and values from the patch are
+ * copied.
+ */
+export function applyStrategicMergePatch(
   original: unknown,
   patch: unknown,
   path: readonly string[] = [],
@@ -83,10 +102,16 @@ export function strategicMergePatch(
   if (!isMap(patch)) return copy(patch);
   if (patch.$patch === 'replace') return stripDirectives(patch);
   if (patch.$patch === 'delete') return undefined;
-  const out: Obj = isMap(original) ? copy(original) : {};
+  const base = isMap(original) ? original : {};
   const retain = patch.$retainKeys;
-  if (Array.isArray(retain))
-    for (const k of Object.keys(out)) if (!retain.includes(k)) delete out[k];
+  // A copy that then loses keys would be a slow dictionary-mode object, so keys the patch
+  // removes (null, or not retained) are left out of the copy instead of deleted from it.
+  const out: Obj = {};
+  for (const k in base) {
+    if (patch[k] === null) continue;
+    if (Array.isArray(retain) && !retain.includes(k)) continue;
+    out[k] = base[k];
+  }
   const orders = new Map<string, unknown[]>();
   for (const [k, v] of Object.entries(patch)) {
     if (k === '$patch' || k === '$retainKeys') continue;
@@ -101,9 +126,9 @@ export function strategicMergePatch(
       continue;
     }
     const at = [...path, k];
-    if (v === null) delete out[k];
-    else if (isMap(v)) {
-      const merged = strategicMergePatch(out[k], v, at);
+    if (v === null) continue;
+    if (isMap(v)) {
+      const merged = applyStrategicMergePatch(out[k], v, at);
       if (merged === undefined) delete out[k];
       else out[k] = merged;
     } else if (Array.isArray(v)) out[k] = mergeList(out[k], v, at);
@@ -116,7 +141,7 @@ export function strategicMergePatch(
 }
 
 // mergeList merges a patch's list into the original one: by merge key, as a set of scalars, or
-// by replacing it.
+// by replacing it. Items the patch does not touch are shared with the original list.
 function mergeList(original: unknown, patch: unknown[], path: readonly string[]): unknown[] {
   const field = path[path.length - 1];
   const cur = Array.isArray(original) ? original : [];
@@ -125,18 +150,18 @@ function mergeList(original: unknown, patch: unknown[], path: readonly string[])
     const items = patch as Obj[];
     if (items.some((p) => p.$patch === 'replace'))
       return items.filter((p) => p.$patch !== 'replace').map(stripDirectives);
-    const out = copy(cur);
+    const out = [...cur];
     for (const p of items) {
       const i = out.findIndex((x) => isMap(x) && x[key] === p[key]);
       if (p.$patch === 'delete') {
         if (i >= 0) out.splice(i, 1);
-      } else if (i >= 0) out[i] = strategicMergePatch(out[i], p, path);
+      } else if (i >= 0) out[i] = applyStrategicMergePatch(out[i], p, path);
       else out.push(stripDirectives(p));
     }
     return out;
   }
   if (primitiveMerge.has(field)) {
-    const out = copy(cur);
+    const out = [...cur];
     for (const v of patch) if (!out.includes(v)) out.push(v);
     return out;
   }
@@ -300,23 +325,8 @@ function applyOperations(out: Obj, ops: Operation[], at: (p: string) => string):
   }
 }
 
-// same compares two JSON values, maps regardless of key order.
-function same(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) || Array.isArray(b))
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((x, i) => same(x, b[i]))
-    );
-  if (isMap(a) || isMap(b)) {
-    if (!isMap(a) || !isMap(b)) return false;
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => same(a[k], b[k]));
-  }
-  return a === b;
-}
+// same compares two JSON values, maps regardless of key order (undefined counts as absent).
+const same = deepEqual;
 
 /**
  * createTwoWayMergePatch mirrors strategicpatch.CreateTwoWayMergePatch: the strategic merge patch

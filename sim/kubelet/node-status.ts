@@ -19,14 +19,19 @@ import type {
   NodeSystemInfo,
   Taint,
 } from '../api/types.ts';
-import { canonicalQuantity, formatQuantity, parseQuantity, type QuantityFormat } from '../api/quantity.ts';
+import {
+  canonicalQuantity,
+  formatQuantity,
+  parseQuantity,
+  type QuantityFormat,
+} from '../api/quantity.ts';
 import { isAlreadyExists } from '../apiserver/errors.ts';
+import { createTwoWayMergePatch, StrategicMergePatchType } from '../apiserver/patch.ts';
 import type { Client } from '../client/client.ts';
 import { formatTime } from '../engine/clock.ts';
 import type { Rng } from '../engine/rng.ts';
 import type { Simulation, TimerHandle } from '../engine/simulation.ts';
 import type { ContainerRuntime } from '../runtime/container-runtime.ts';
-import { createMergePatch } from './merge-patch.ts';
 
 /** nodeStatusMaxImages is the kubelet default (--node-status-max-images). */
 const nodeStatusMaxImages = 50;
@@ -172,7 +177,9 @@ export class NodeStatusManager {
     const memory =
       BigInt(Math.floor(parseQuantity(opts.memory) ?? 0)) + BigInt(evictionHardMemoryKi) * 1024n;
     const storage = BigInt(Math.floor(parseQuantity(opts.ephemeralStorage ?? '100Gi') ?? 0));
-    const storageReserved = BigInt(Math.trunc(Number(storage) * Math.fround(nodeFsAvailablePercentage)));
+    const storageReserved = BigInt(
+      Math.trunc(Number(storage) * Math.fround(nodeFsAvailablePercentage)),
+    );
     const milliCPU = BigInt(Math.ceil(Math.round((parseQuantity(opts.cpu) ?? 0) * 1e6) / 1e3));
     const positive = (v: bigint) => (v < 0n ? 0n : v);
     // What kube-apiserver stores: it decodes the text again (ParseQuantity), so a BinarySI value
@@ -434,7 +441,7 @@ export class NodeStatusManager {
         this.setKey(ready, imagesVersion, bootID);
         return;
       }
-      const patch = createMergePatch(prev, next);
+      const patch = nodeStatusPatch(prev, next);
       if (!patch) return;
       this.node = this.client.patch<Node>(
         'nodes',
@@ -442,6 +449,7 @@ export class NodeStatusManager {
         this.opts.nodeName,
         { status: patch },
         'status',
+        StrategicMergePatchType,
       );
       this.lastReport = this.sim.now();
       this.setKey(ready, imagesVersion, bootID);
@@ -456,6 +464,25 @@ export class NodeStatusManager {
     this.lastImagesVersion = imagesVersion;
     this.lastBootID = bootID;
   }
+}
+
+/**
+ * nodeStatusPatch is the status part of the patch nodeutil.PatchNodeStatus (pkg/util/node/node.go)
+ * sends to nodes/status as a strategic merge patch: strategicpatch.CreateTwoWayMergePatch from the
+ * old status to the new, conditions patched by type. Addresses are tagged patchStrategy merge by
+ * mistake, so when they change upstream replaces them whole (fixupPatchForNodeStatusAddresses: the
+ * new list and a $patch: replace element, no $setElementOrder). Undefined when nothing changed.
+ */
+export function nodeStatusPatch(
+  from: NodeStatus | undefined,
+  to: NodeStatus,
+): Record<string, unknown> | undefined {
+  const patch = createTwoWayMergePatch(from, to, ['status']);
+  if (from?.addresses?.length && !deepEqual(from.addresses, to.addresses)) {
+    delete patch['$setElementOrder/addresses'];
+    patch.addresses = [...(to.addresses ?? []), { $patch: 'replace' }];
+  }
+  return Object.keys(patch).length ? patch : undefined;
 }
 
 // conditionOfType is the first condition of that type (a loop: no closure per lookup).
