@@ -72,6 +72,13 @@ function nodeNameOf(opts: ListOptions): string | undefined {
   return fs instanceof FieldSelector ? fs.requiresExactMatch('spec.nodeName') : fs['spec.nodeName'];
 }
 
+// nodeNamedBy is the metadata.name a node watch requires exactly (the kubelet's watch of its Node).
+function nodeNamedBy(opts: ListOptions): string | undefined {
+  const fs = opts.fieldSelector;
+  if (fs === undefined || typeof fs === 'string') return undefined;
+  return fs instanceof FieldSelector ? fs.requiresExactMatch('metadata.name') : fs['metadata.name'];
+}
+
 // parsedListOptions replaces a fieldSelector parameter's text with the selector kube-apiserver
 // parses from it for resource (handlers/get.go ListResource: DecodeParameters, then Transform
 // with the kind's field label conversion); either failing is 400 BadRequest.
@@ -142,6 +149,8 @@ export class KubeAPIServer {
   readonly changes: { t: number; type: WatchEventType; resource: ResourceName; object: AnyObject }[] = [];
   private readonly watchers = new Map<ResourceName, WatchStream[]>();
   private readonly podWatchersByNode = new Map<string, WatchStream[]>();
+  /** nodeWatchersByName are the node watches of one Node (each kubelet's, metadata.name=<node>). */
+  private readonly nodeWatchersByName = new Map<string, WatchStream[]>();
   private watchId = 0;
   /** clusterIPs is the Service ClusterIP allocator (the default ServiceCIDR). */
   private readonly clusterIPs = new ServiceIPAllocator(serviceClusterIPRange);
@@ -1013,31 +1022,35 @@ export class KubeAPIServer {
     });
     const s: WatchStream = { id: ++this.watchId, user, resource, opts: parsed, handler, traced, onClose, since: this.etcd.revision, node: nodeOf(user), closed: false };
     // A delivery in progress may see the new stream, but skips it: it starts after the event.
-    const node = resource === 'pods' ? nodeNameOf(parsed) : undefined;
-    const lists = node !== undefined ? this.podWatchersByNode : this.watchers;
-    const key = node ?? resource;
+    const [lists, key] = this.watchList(s);
     const list = lists.get(key);
     if (list) list.push(s);
     else lists.set(key, [s]);
     return s;
   }
 
+  // watchList is where a stream is kept: pod watches of one node and node watches of one Node
+  // in their own lists (the watch cache's indexes), every other stream under its resource.
+  private watchList(s: WatchStream): [Map<string, WatchStream[]>, string] {
+    const node = s.resource === 'pods' ? nodeNameOf(s.opts) : undefined;
+    if (node !== undefined) return [this.podWatchersByNode, node];
+    const name = s.resource === 'nodes' ? nodeNamedBy(s.opts) : undefined;
+    if (name !== undefined) return [this.nodeWatchersByName, name];
+    return [this.watchers, s.resource];
+  }
+
   /** closeWatch ends a stream from the client side. */
   closeWatch(s: WatchStream): void {
     s.closed = true;
-    const node = s.resource === 'pods' ? nodeNameOf(s.opts) : undefined;
-    const list = node !== undefined ? this.podWatchersByNode.get(node) : this.watchers.get(s.resource);
+    const [lists, key] = this.watchList(s);
+    const list = lists.get(key);
     // Removal copies the list, so a delivery in progress iterates an unchanging one.
-    if (list?.includes(s)) {
-      const rest = list.filter((x) => x !== s);
-      if (node !== undefined) this.podWatchersByNode.set(node, rest);
-      else this.watchers.set(s.resource, rest);
-    }
+    if (list?.includes(s)) lists.set(key, list.filter((x) => x !== s));
   }
 
   /** breakWatches closes every stream whose client can no longer reach kube-apiserver. */
   breakWatches(): void {
-    const all = [...[...this.watchers.values()].flat(), ...[...this.podWatchersByNode.values()].flat()];
+    const all = [...this.watchers.values(), ...this.podWatchersByNode.values(), ...this.nodeWatchersByName.values()].flat();
     for (const s of all) {
       if (!s.closed && !this.reachable(s.user)) {
         this.closeWatch(s);
@@ -1062,7 +1075,7 @@ export class KubeAPIServer {
     // Nothing to deliver when no stream watches the resource (kube-apiserver's watch cache has no
     // watchers to dispatch to): no component watches Events, for one. Every stream starts at the
     // revision current when it opens, so one opened before the delivery would skip this event anyway.
-    if (resource !== 'pods' && !this.watchers.get(resource)?.length) return;
+    if (resource !== 'pods' && !this.watchers.get(resource)?.length && !(resource === 'nodes' && this.nodeWatchersByName.get((prev ?? obj).metadata.name)?.length)) return;
     const revision = ev.kv.modRevision;
     this.sim.after(this.sim.settings.watchLatency, watchWhat[resource], () => this.deliver(resource, type, obj, prev, revision));
   }
@@ -1071,6 +1084,11 @@ export class KubeAPIServer {
     const deleted = type === 'DELETED' ? withDeleteRV(prev!, revision) : obj;
     const all = this.watchers.get(resource);
     if (all) this.deliverTo(all, resource, type, obj, prev, deleted, revision);
+    if (resource === 'nodes') {
+      const named = this.nodeWatchersByName.get((prev ?? obj).metadata.name);
+      if (named) this.deliverTo(named, resource, type, obj, prev, deleted, revision);
+      return;
+    }
     if (resource !== 'pods') return;
     // A Pod event also reaches the watchers of the nodes it is (or was) bound to, or the watchers
     // of unbound Pods; the lists are walked in turn (a removal replaces a list, never changes it).

@@ -4,10 +4,13 @@
 // VersionInfo): the kubelet registers its Node, then every nodeStatusUpdateFrequency (jittered 4%)
 // computes the status and patches nodes/status when it changed or when nodeStatusReportFrequency
 // has passed since the last report. Setters record the node events (NodeHasSufficientMemory...,
-// NodeReady, Rebooted).
-// Simplification: the kubelet keeps the Node from its own last write instead of reading it from
-// kube-apiserver every 10s; it GETs the Node again only after it could not reach kube-apiserver,
-// so conditions the node lifecycle controller set meanwhile (Unknown) are seen and corrected.
+// NodeReady, Rebooted, and NodeNotSchedulable / NodeSchedulable when the node informer's Node
+// changes spec.unschedulable).
+// Simplification: the status is computed from the Node of the kubelet's own last write, not from
+// the node informer's copy (upstream's tryUpdateNodeStatus reads the nodeLister; here the informer
+// is read for spec.unschedulable only); it GETs the Node again only after it could not reach
+// kube-apiserver, so conditions the node lifecycle controller set meanwhile (Unknown) are seen and
+// corrected.
 // Simplification: registration uses the podCIDR the node IPAM controller would assign.
 
 import { deepEqual } from '../api/clone.ts';
@@ -28,6 +31,7 @@ import {
 import { isAlreadyExists } from '../apiserver/errors.ts';
 import { createTwoWayMergePatch, StrategicMergePatchType } from '../apiserver/patch.ts';
 import type { Client } from '../client/client.ts';
+import type { Lister } from '../client/informer.ts';
 import { formatTime } from '../engine/clock.ts';
 import type { Rng } from '../engine/rng.ts';
 import type { Simulation, TimerHandle } from '../engine/simulation.ts';
@@ -144,6 +148,10 @@ export class NodeStatusManager {
   private lastReport = -Infinity;
   private readySince = 0;
   private registerSleep = 100;
+  /** nodeLister is the kubelet's node informer cache (its own Node only). */
+  private readonly nodeLister: Lister<Node> | undefined;
+  /** lastNodeUnschedulable is Kubelet.lastNodeUnschedulable: the spec.unschedulable last seen. */
+  private lastNodeUnschedulable = false;
 
   constructor(
     sim: Simulation,
@@ -152,6 +160,7 @@ export class NodeStatusManager {
     runtime: ContainerRuntime,
     opts: NodeInfoOptions,
     event: NodeEventFn,
+    nodeLister?: Lister<Node>,
   ) {
     this.sim = sim;
     this.client = client;
@@ -159,6 +168,7 @@ export class NodeStatusManager {
     this.runtime = runtime;
     this.opts = opts;
     this.event = event;
+    this.nodeLister = nodeLister;
     const hex = (n: number) => {
       let s = '';
       while (s.length < n) s += this.rng.next().toString(16).padStart(8, '0');
@@ -228,6 +238,7 @@ export class NodeStatusManager {
     this.keyValid = false;
     this.readySince = preRunning ? this.sim.now() : this.sim.now() + runtimeReadyDelay;
     this.registerSleep = 100;
+    this.lastNodeUnschedulable = false;
     this.registerWithAPIServer(preRunning);
   }
 
@@ -426,7 +437,7 @@ export class NodeStatusManager {
         ready === this.lastReady &&
         imagesVersion === this.lastImagesVersion &&
         bootID === this.lastBootID;
-      if (sameKey && !reportDue) return;
+      if (sameKey && !reportDue) return this.recordNodeSchedulableEvent();
       const prev = this.node.status;
       const oldBoot = prev?.nodeInfo?.bootID;
       const next = this.computeStatus(prev, true);
@@ -436,6 +447,7 @@ export class NodeStatusManager {
           'Rebooted',
           `Node ${this.opts.nodeName} has been rebooted, boot id: ${next.nodeInfo?.bootID}`,
         );
+      this.recordNodeSchedulableEvent();
       const changed = nodeStatusHasChanged(prev, next);
       if (!changed && !reportDue) {
         this.setKey(ready, imagesVersion, bootID);
@@ -456,6 +468,22 @@ export class NodeStatusManager {
     } catch {
       this.needsRefresh = true;
     }
+  }
+
+  /**
+   * recordNodeSchedulableEvent mirrors the last of the kubelet's node status setters
+   * (kubelet_node_status.go recordNodeSchedulableEvent): when the Node's spec.unschedulable
+   * differs from the last seen, record NodeNotSchedulable or NodeSchedulable. The Node is the
+   * node informer's (tryUpdateNodeStatus reads it from the nodeLister), or the kubelet's own last
+   * write while the informer has none.
+   */
+  private recordNodeSchedulableEvent(): void {
+    const node = this.nodeLister?.get(undefined, this.opts.nodeName) ?? this.node;
+    const unschedulable = !!node?.spec.unschedulable;
+    if (unschedulable === this.lastNodeUnschedulable) return;
+    const reason = unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable';
+    this.event('Normal', reason, `Node ${this.opts.nodeName} status is now: ${reason}`);
+    this.lastNodeUnschedulable = unschedulable;
   }
 
   private setKey(ready: boolean, imagesVersion: number, bootID: string): void {
