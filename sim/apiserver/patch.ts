@@ -8,7 +8,7 @@
 // (patchMergeKey below), looked up by field name (and, for ports, by where the list sits), not
 // from the Go struct tags.
 
-import { deepEqual } from '../api/clone.ts';
+import { deepClone, deepEqual } from '../api/clone.ts';
 
 /** PatchType is the request's Content-Type, as types.PatchType in apimachinery. */
 export type PatchType =
@@ -26,9 +26,8 @@ function isMap(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function copy<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
+// copy is a deep copy of JSON-shaped data (undefined-valued keys dropped, as JSON would).
+const copy = deepClone;
 
 /**
  * patchMergeKey is the patchMergeKey of the list at path (field names from the object's root),
@@ -106,37 +105,43 @@ export function applyStrategicMergePatch(
   const retain = patch.$retainKeys;
   // A copy that then loses keys would be a slow dictionary-mode object, so keys the patch
   // removes (null, or not retained) are left out of the copy instead of deleted from it.
-  const out: Obj = {};
-  for (const k in base) {
-    if (patch[k] === null) continue;
-    if (Array.isArray(retain) && !retain.includes(k)) continue;
-    out[k] = base[k];
-  }
-  const orders = new Map<string, unknown[]>();
-  for (const [k, v] of Object.entries(patch)) {
-    if (k === '$patch' || k === '$retainKeys') continue;
-    if (k.startsWith('$setElementOrder/')) {
-      if (Array.isArray(v)) orders.set(k.slice('$setElementOrder/'.length), v);
+  let removes = Array.isArray(retain);
+  if (!removes)
+    for (const k in patch) if (patch[k] === null && Object.hasOwn(base, k)) removes = true;
+  let out: Obj;
+  if (removes) {
+    out = {};
+    for (const k in base) {
+      if (patch[k] === null) continue;
+      if (Array.isArray(retain) && !retain.includes(k)) continue;
+      out[k] = base[k];
+    }
+  } else out = { ...base };
+  let orders: Map<string, unknown[]> | undefined;
+  for (const k in patch) {
+    const v = patch[k];
+    if (v === null || v === undefined) continue;
+    if (k.charCodeAt(0) === 36 /* $ */) {
+      if (k.startsWith('$setElementOrder/')) {
+        if (Array.isArray(v)) (orders ??= new Map()).set(k.slice('$setElementOrder/'.length), v);
+      } else if (k.startsWith('$deleteFromPrimitiveList/')) {
+        const f = k.slice('$deleteFromPrimitiveList/'.length);
+        if (Array.isArray(out[f]) && Array.isArray(v))
+          out[f] = (out[f] as unknown[]).filter((x) => !v.includes(x));
+      }
       continue;
     }
-    if (k.startsWith('$deleteFromPrimitiveList/')) {
-      const f = k.slice('$deleteFromPrimitiveList/'.length);
-      if (Array.isArray(out[f]) && Array.isArray(v))
-        out[f] = (out[f] as unknown[]).filter((x) => !v.includes(x));
-      continue;
-    }
-    const at = [...path, k];
-    if (v === null) continue;
     if (isMap(v)) {
-      const merged = applyStrategicMergePatch(out[k], v, at);
+      const merged = applyStrategicMergePatch(out[k], v, [...path, k]);
       if (merged === undefined) delete out[k];
       else out[k] = merged;
-    } else if (Array.isArray(v)) out[k] = mergeList(out[k], v, at);
+    } else if (Array.isArray(v)) out[k] = mergeList(out[k], v, [...path, k]);
     else out[k] = v;
   }
-  for (const [f, order] of orders)
-    if (Array.isArray(out[f]))
-      out[f] = ordered(out[f] as unknown[], order, patchMergeKey([...path, f]));
+  if (orders)
+    for (const [f, order] of orders)
+      if (Array.isArray(out[f]))
+        out[f] = ordered(out[f] as unknown[], order, patchMergeKey([...path, f]));
   return out;
 }
 
@@ -170,7 +175,11 @@ function mergeList(original: unknown, patch: unknown[], path: readonly string[])
 
 // ordered puts a list's items in the order $setElementOrder gives; the others keep their place after.
 function ordered(items: unknown[], order: unknown[], key: string | undefined): unknown[] {
-  const id = (x: unknown) => (key && isMap(x) ? JSON.stringify(x[key]) : JSON.stringify(x));
+  const raw = (x: unknown) => (key && isMap(x) ? x[key] : x);
+  // The common case, a list already in that order, is returned as it is.
+  if (items.length === order.length && items.every((x, i) => same(raw(x), raw(order[i]))))
+    return items;
+  const id = (x: unknown) => JSON.stringify(raw(x));
   const ids = order.map(id);
   const inOrder = [...items.filter((x) => ids.includes(id(x)))].sort(
     (a, b) => ids.indexOf(id(a)) - ids.indexOf(id(b)),
@@ -333,7 +342,8 @@ const same = deepEqual;
  * that turns original into modified. Maps are diffed key by key (null for a removed key); a list
  * with a merge key lists its changed items by key (only their changed fields), deletes removed
  * ones with $patch: delete and gives the new order with $setElementOrder; finalizers list their
- * additions and $deleteFromPrimitiveList their removals; other lists are replaced whole.
+ * additions and $deleteFromPrimitiveList their removals; other lists are replaced whole. The
+ * patch shares values with modified (applying it copies them), so neither may be changed after.
  */
 export function createTwoWayMergePatch(
   original: unknown,
@@ -343,9 +353,9 @@ export function createTwoWayMergePatch(
   const a = isMap(original) ? original : {};
   const b = isMap(modified) ? modified : {};
   const patch: Obj = {};
-  for (const k of Object.keys(a))
-    if (!(k in b) || b[k] === undefined) if (a[k] !== undefined) patch[k] = null;
-  for (const [k, v] of Object.entries(b)) {
+  for (const k in a) if (b[k] === undefined && a[k] !== undefined) patch[k] = null;
+  for (const k in b) {
+    const v = b[k];
     if (v === undefined) continue;
     const o = a[k];
     if (same(o, v)) continue;
@@ -361,7 +371,7 @@ export function createTwoWayMergePatch(
         const items: Obj[] = [];
         for (const item of v as Obj[]) {
           const old = (o as Obj[]).find((x) => same(x[key], item[key]));
-          if (!old) items.push(copy(item));
+          if (!old) items.push(item);
           else if (!same(old, item))
             items.push({ ...createTwoWayMergePatch(old, item, at), [key]: item[key] });
         }
@@ -375,13 +385,13 @@ export function createTwoWayMergePatch(
       if (primitiveMerge.has(k)) {
         const added = v.filter((x) => !o.includes(x));
         const removed = o.filter((x) => !v.includes(x));
-        patch[`$setElementOrder/${k}`] = copy(v);
+        patch[`$setElementOrder/${k}`] = v;
         if (added.length) patch[k] = added;
         if (removed.length) patch[`$deleteFromPrimitiveList/${k}`] = removed;
         continue;
       }
     }
-    patch[k] = copy(v);
+    patch[k] = v;
   }
   return patch;
 }
