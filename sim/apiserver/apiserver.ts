@@ -152,6 +152,8 @@ export class KubeAPIServer {
   /** nodeWatchersByName are the node watches of one Node (each kubelet's, metadata.name=<node>). */
   private readonly nodeWatchersByName = new Map<string, WatchStream[]>();
   private watchId = 0;
+  /** leaseManager hands out the etcd leases of writes with a TTL (Events). */
+  private readonly leaseManager: LeaseManager;
   /** clusterIPs is the Service ClusterIP allocator (the default ServiceCIDR). */
   private readonly clusterIPs = new ServiceIPAllocator(serviceClusterIPRange);
   /** tokenVolumeRng draws the ServiceAccount plugin's volume names, on a stream of its own. */
@@ -175,6 +177,8 @@ export class KubeAPIServer {
       defaultPending: (ns) => this.etcd.get<Namespace>(keyFor(resources.namespaces, undefined, ns))?.value.status?.phase === 'Active',
     };
     etcd.watch('/registry/', (ev) => this.onStoreEvent(ev));
+    etcd.useClock(sim);
+    this.leaseManager = new LeaseManager(sim, etcd);
   }
 
   /** reachable reports whether a component can open a connection to kube-apiserver. */
@@ -529,13 +533,15 @@ export class KubeAPIServer {
         throw newInvalid(qualifiedKind(r), m.name!, errs);
       }
       let key = keyFor(r, m.namespace, m.name!);
-      let res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
+      const ttl = r.rules.strategy?.ttlSeconds;
+      const lease = ttl !== undefined ? this.leaseManager.getLease(ttl) : undefined;
+      let res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev), lease);
       // RetryGenerateName (GA in v1.32): a generated name that collides is drawn again, up to
       // 7 more times, before the client sees AlreadyExists.
       for (let i = 0; !res.succeeded && generated && i < 7; i++) {
         m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
         key = keyFor(r, m.namespace, m.name);
-        res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
+        res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev), lease);
       }
       if (!res.succeeded) {
         if (obj.kind === 'Service') this.releaseServiceAllocations(obj);
@@ -664,7 +670,9 @@ export class KubeAPIServer {
       this.recordStore('txn-delete', key, res.revision, r, next.metadata.namespace, next.metadata.name);
       return { code: 200, fields };
     }
-    const res = this.etcd.update<T>(key, cur.modRevision, (rev) => this.withRV(next, rev));
+    const ttl = r.rules.strategy?.ttlSeconds;
+    const lease = ttl !== undefined ? this.leaseManager.getLease(ttl) : undefined;
+    const res = this.etcd.update<T>(key, cur.modRevision, (rev) => this.withRV(next, rev), lease);
     if (!res.succeeded) throw newConflict(qualifiedResource(r), next.metadata.name, OptimisticLockErrorMsg);
     this.recordStore('txn-update', key, res.revision, r, next.metadata.namespace, next.metadata.name);
     return { code: 200, fields };
@@ -1290,4 +1298,38 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
     else t[k] = mergePatch(t[k], v);
   }
   return t;
+}
+
+/**
+ * LeaseManager mirrors staging/src/k8s.io/apiserver/pkg/storage/etcd3/lease_manager.go with its
+ * defaults: writes with a TTL share one etcd lease while it fits. A lease is granted for ttl plus a
+ * reuse window (5% of ttl, at most 60 s) and reused by every write whose ttl ends within that
+ * window, up to 1,000 writes, so an Event written with the 1 h TTL is deleted 3600 to 3660 s
+ * after its last write, and a stream of Events costs one lease (one expiry timer) a minute or a
+ * thousand Events, not one per Event.
+ */
+class LeaseManager {
+  private prevLeaseID = 0;
+  private prevLeaseExpirationTime = -Infinity;
+  private leaseAttachedObjectCount = 0;
+  private readonly sim: Simulation;
+  private readonly etcd: EtcdStore;
+  constructor(sim: Simulation, etcd: EtcdStore) {
+    this.sim = sim;
+    this.etcd = etcd;
+  }
+
+  /** getLease returns a lease at least ttl seconds long, reusing the previous one when it fits. */
+  getLease(ttl: number): number {
+    const now = this.sim.now();
+    const reuse = Math.min(Math.trunc(0.05 * ttl), 60);
+    const valid = now + ttl * 1000 < this.prevLeaseExpirationTime;
+    const sufficient = now + (ttl + reuse) * 1000 > this.prevLeaseExpirationTime;
+    this.leaseAttachedObjectCount++;
+    if (valid && sufficient && this.leaseAttachedObjectCount <= 1000) return this.prevLeaseID;
+    this.prevLeaseID = this.etcd.grant(ttl + reuse);
+    this.prevLeaseExpirationTime = now + (ttl + reuse) * 1000;
+    this.leaseAttachedObjectCount = 1;
+    return this.prevLeaseID;
+  }
 }
