@@ -135,8 +135,13 @@ export function applyStrategicMergePatch(
       const merged = applyStrategicMergePatch(out[k], v, [...path, k]);
       if (merged === undefined) delete out[k];
       else out[k] = merged;
-    } else if (Array.isArray(v)) out[k] = mergeList(out[k], v, [...path, k]);
-    else out[k] = v;
+    } else if (Array.isArray(v)) {
+      const merged = mergeList(out[k], v, [...path, k]);
+      // A list the patch's deletions emptied is gone, as omitempty encodes an empty slice.
+      if (merged.length === 0 && Array.isArray(out[k]) && (out[k] as unknown[]).length > 0)
+        delete out[k];
+      else out[k] = merged;
+    } else out[k] = v;
   }
   if (orders)
     for (const [f, order] of orders)
