@@ -1,9 +1,14 @@
 /// <reference types="node" />
-// Shared test helper: golden files. Used by tests only (lint treats sim/**/testing.ts as tests).
+// Shared test helpers: golden files, a frozen kube-apiserver, the `web` Deployment. Used by tests
+// only (lint treats sim/**/testing.ts as tests).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import type { Namespace } from './api/types.ts';
+import { KubeAPIServer } from './apiserver/apiserver.ts';
+import { Simulation, type SimulationOptions } from './engine/simulation.ts';
+import { EtcdStore } from './etcd/store.ts';
 
 /**
  * golden compares got with the file at url. UPDATE_GOLDEN=1 rewrites the file locally; CI (CI set)
@@ -21,6 +26,26 @@ export function golden(url: URL, got: string): void {
       `missing golden file ${path}; run with UPDATE_GOLDEN=1 (outside CI) to create it`,
     );
   expect(got).toBe(readFileSync(path, 'utf8'));
+}
+
+/**
+ * frozenAPIServer starts a kube-apiserver on a fresh etcd with freeze on (stored objects are
+ * deep-frozen, so a component mutating cached state fails) and the namespaces given (default
+ * unless named), created by user "test". sim takes the Simulation options (seed 1 unless given).
+ */
+export function frozenAPIServer(
+  o: { sim?: Partial<SimulationOptions>; namespaces?: readonly string[] } = {},
+): { sim: Simulation; api: KubeAPIServer } {
+  const sim = new Simulation({ seed: 1, ...o.sim });
+  const api = new KubeAPIServer(sim, new EtcdStore());
+  api.freeze = true;
+  for (const name of o.namespaces ?? ['default'])
+    api.create('test', 'namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name },
+    } as Namespace);
+  return { sim, api };
 }
 
 /**

@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Deployment, Namespace, Pod, Service, ServiceAccount } from '../api/types.ts';
-import { Simulation } from '../engine/simulation.ts';
-import { EtcdStore } from '../etcd/store.ts';
-import { KubeAPIServer } from './apiserver.ts';
+import type { Deployment, Event, Namespace, Pod, Service, ServiceAccount } from '../api/types.ts';
+import type { Simulation } from '../engine/simulation.ts';
+import { frozenAPIServer } from '../testing.ts';
+import type { KubeAPIServer } from './apiserver.ts';
 import { StatusError } from './errors.ts';
 
 function newServer(): { sim: Simulation; api: KubeAPIServer } {
-  const sim = new Simulation({ seed: 1 });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  for (const name of ['default', 'kube-system'])
-    api.create('test', 'namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as Namespace);
-  return { sim, api };
+  return frozenAPIServer({ namespaces: ['default', 'kube-system'] });
 }
 
 function newPod(name: string, extra: Partial<Pod['spec']> = {}): Pod {
@@ -204,6 +199,43 @@ describe('KubeAPIServer watch', () => {
     expect(seen).toEqual([]);
     expect(closed).toBe(1);
     expect(() => api.list('kubelet@node-1', 'pods')).toThrow(/i\/o timeout/);
+  });
+});
+
+describe('KubeAPIServer Event TTL (--event-ttl 1h)', () => {
+  const newEvent = (name: string) =>
+    ({ apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: 'default' }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' }, reason: 'Pulled', message: 'm', type: 'Normal', count: 1 }) as unknown as Event;
+  const names = (api: KubeAPIServer) => api.list<Event>('test', 'events', { namespace: 'default' }).items.map((e) => e.metadata.name);
+
+  it('deletes an Event 3600 to 3660 s after its last write, one lease per minute of writes, with a watch DELETED', () => {
+    const { sim, api } = newServer();
+    const seen: string[] = [];
+    api.watch('kubectl', 'events', {}, (t, o) => seen.push(`${sim.now() / 1000} ${t} ${o.metadata.name}`), () => {});
+    api.create('test', 'events', newEvent('a'));
+    sim.runUntil(30_000);
+    api.create('test', 'events', newEvent('b'));
+    sim.runUntil(61_000);
+    api.create('test', 'events', newEvent('c'));
+    sim.runUntil(1_800_000);
+    api.patch('test', 'events', 'default', 'c', { count: 2 });
+    sim.runUntil(3_659_999);
+    expect(names(api)).toEqual(['a', 'b', 'c']);
+    // a and b share the lease granted at 0 s for 3600 + 60 s; c, created at 61 s, got its own.
+    sim.runUntil(3_661_000);
+    expect(names(api)).toEqual(['c']);
+    expect(seen.filter((x) => x.includes('DELETED'))).toEqual(['3660.002 DELETED a', '3660.002 DELETED b']);
+    // c was last written at 1800 s: its lease then runs to 1800 + 3660 s.
+    sim.runUntil(5_459_999);
+    expect(names(api)).toEqual(['c']);
+    sim.runUntil(5_460_000);
+    expect(names(api)).toEqual([]);
+  });
+
+  it('gives other kinds no lease', () => {
+    const { sim, api } = newServer();
+    api.create('test', 'pods', newPod('a'));
+    sim.runUntil(10 * 3_600_000);
+    expect(api.list<Pod>('test', 'pods', { namespace: 'default' }).items).toHaveLength(1);
   });
 });
 

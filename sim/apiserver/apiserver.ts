@@ -42,7 +42,7 @@ import { FieldSelector, listFieldSelector, selectableField } from './fields.ts';
 import { defaultServiceNodePortRange, PortAllocator } from './portallocator.ts';
 import { clusterIPAllocationError, parseIPv4, ServiceIPAllocator } from './ipallocator.ts';
 import { serviceAccountAdmission, type ServiceAccountLookup } from './serviceaccount-admission.ts';
-import { applyJSONPatch, JSONPatchError, JSONPatchType, strategicMergePatch, StrategicMergePatchType, type PatchType } from './patch.ts';
+import { applyJSONPatch, applyStrategicMergePatch, JSONPatchError, JSONPatchType, strategicMergePatch, StrategicMergePatchType, type PatchType } from './patch.ts';
 
 export const APISERVER = 'kube-apiserver';
 
@@ -70,6 +70,13 @@ function nodeNameOf(opts: ListOptions): string | undefined {
   const fs = opts.fieldSelector;
   if (fs === undefined || typeof fs === 'string') return undefined;
   return fs instanceof FieldSelector ? fs.requiresExactMatch('spec.nodeName') : fs['spec.nodeName'];
+}
+
+// nodeNamedBy is the metadata.name a node watch requires exactly (the kubelet's watch of its Node).
+function nodeNamedBy(opts: ListOptions): string | undefined {
+  const fs = opts.fieldSelector;
+  if (fs === undefined || typeof fs === 'string') return undefined;
+  return fs instanceof FieldSelector ? fs.requiresExactMatch('metadata.name') : fs['metadata.name'];
 }
 
 // parsedListOptions replaces a fieldSelector parameter's text with the selector kube-apiserver
@@ -142,7 +149,11 @@ export class KubeAPIServer {
   readonly changes: { t: number; type: WatchEventType; resource: ResourceName; object: AnyObject }[] = [];
   private readonly watchers = new Map<ResourceName, WatchStream[]>();
   private readonly podWatchersByNode = new Map<string, WatchStream[]>();
+  /** nodeWatchersByName are the node watches of one Node (each kubelet's, metadata.name=<node>). */
+  private readonly nodeWatchersByName = new Map<string, WatchStream[]>();
   private watchId = 0;
+  /** leaseManager hands out the etcd leases of writes with a TTL (Events). */
+  private readonly leaseManager: LeaseManager;
   /** clusterIPs is the Service ClusterIP allocator (the default ServiceCIDR). */
   private readonly clusterIPs = new ServiceIPAllocator(serviceClusterIPRange);
   /** tokenVolumeRng draws the ServiceAccount plugin's volume names, on a stream of its own. */
@@ -166,6 +177,8 @@ export class KubeAPIServer {
       defaultPending: (ns) => this.etcd.get<Namespace>(keyFor(resources.namespaces, undefined, ns))?.value.status?.phase === 'Active',
     };
     etcd.watch('/registry/', (ev) => this.onStoreEvent(ev));
+    etcd.useClock(sim);
+    this.leaseManager = new LeaseManager(sim, etcd);
   }
 
   /** reachable reports whether a component can open a connection to kube-apiserver. */
@@ -520,13 +533,15 @@ export class KubeAPIServer {
         throw newInvalid(qualifiedKind(r), m.name!, errs);
       }
       let key = keyFor(r, m.namespace, m.name!);
-      let res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
+      const ttl = r.rules.strategy?.ttlSeconds;
+      const lease = ttl !== undefined ? this.leaseManager.getLease(ttl) : undefined;
+      let res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev), lease);
       // RetryGenerateName (GA in v1.32): a generated name that collides is drawn again, up to
       // 7 more times, before the client sees AlreadyExists.
       for (let i = 0; !res.succeeded && generated && i < 7; i++) {
         m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
         key = keyFor(r, m.namespace, m.name);
-        res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev));
+        res = this.etcd.create<T>(key, (rev) => this.withRV(obj, rev), lease);
       }
       if (!res.succeeded) {
         if (obj.kind === 'Service') this.releaseServiceAllocations(obj);
@@ -655,7 +670,9 @@ export class KubeAPIServer {
       this.recordStore('txn-delete', key, res.revision, r, next.metadata.namespace, next.metadata.name);
       return { code: 200, fields };
     }
-    const res = this.etcd.update<T>(key, cur.modRevision, (rev) => this.withRV(next, rev));
+    const ttl = r.rules.strategy?.ttlSeconds;
+    const lease = ttl !== undefined ? this.leaseManager.getLease(ttl) : undefined;
+    const res = this.etcd.update<T>(key, cur.modRevision, (rev) => this.withRV(next, rev), lease);
     if (!res.succeeded) throw newConflict(qualifiedResource(r), next.metadata.name, OptimisticLockErrorMsg);
     this.recordStore('txn-update', key, res.revision, r, next.metadata.namespace, next.metadata.name);
     return { code: 200, fields };
@@ -664,7 +681,8 @@ export class KubeAPIServer {
   /**
    * patch applies a patch to the current object: a JSON merge patch (RFC 7386) unless patchType
    * names another (patch.ts: strategic merge patch, JSON patch). A patchType given is recorded in
-   * the trace; components that pass none send merge patches, recorded without a type.
+   * the trace (the request's Content-Type); a call that passes none is a merge patch recorded
+   * without a type.
    */
   patch<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string, patch: unknown, subresource?: 'status', patchType?: PatchType): T {
     const r = this.info(resource);
@@ -680,18 +698,20 @@ export class KubeAPIServer {
         const key = keyFor(r, r.namespaced ? ns : undefined, name);
         const cur = this.etcd.get<T>(key);
         if (!cur) throw newNotFound(qualifiedResource(r), name);
+        // Status patches, and kinds whose update path changes only the top level and metadata, build
+        // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
+        const shared = subresource === 'status' || !r.rules.strategy?.defaultsInPlace;
         let merged: T;
-        if (patchType === JSONPatchType || patchType === StrategicMergePatchType) {
+        if (patchType === JSONPatchType) {
           try {
-            merged = (patchType === JSONPatchType ? applyJSONPatch(cur.value, patch) : strategicMergePatch(cur.value, patch)) as T;
+            merged = applyJSONPatch(cur.value, patch) as T;
           } catch (e) {
             if (e instanceof JSONPatchError) throw newUnprocessable(e.message);
             throw e;
           }
+        } else if (patchType === StrategicMergePatchType) {
+          merged = (shared ? applyStrategicMergePatch(cur.value, patch) : strategicMergePatch(cur.value, patch)) as T;
         } else {
-          // Status patches, and kinds whose update path changes only the top level and metadata, build
-          // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
-          const shared = subresource === 'status' || !r.rules.strategy?.defaultsInPlace;
           merged = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
         }
         // The patched JSON is decoded into the Go type like a request body (decode.ts).
@@ -1010,31 +1030,35 @@ export class KubeAPIServer {
     });
     const s: WatchStream = { id: ++this.watchId, user, resource, opts: parsed, handler, traced, onClose, since: this.etcd.revision, node: nodeOf(user), closed: false };
     // A delivery in progress may see the new stream, but skips it: it starts after the event.
-    const node = resource === 'pods' ? nodeNameOf(parsed) : undefined;
-    const lists = node !== undefined ? this.podWatchersByNode : this.watchers;
-    const key = node ?? resource;
+    const [lists, key] = this.watchList(s);
     const list = lists.get(key);
     if (list) list.push(s);
     else lists.set(key, [s]);
     return s;
   }
 
+  // watchList is where a stream is kept: pod watches of one node and node watches of one Node
+  // in their own lists (the watch cache's indexes), every other stream under its resource.
+  private watchList(s: WatchStream): [Map<string, WatchStream[]>, string] {
+    const node = s.resource === 'pods' ? nodeNameOf(s.opts) : undefined;
+    if (node !== undefined) return [this.podWatchersByNode, node];
+    const name = s.resource === 'nodes' ? nodeNamedBy(s.opts) : undefined;
+    if (name !== undefined) return [this.nodeWatchersByName, name];
+    return [this.watchers, s.resource];
+  }
+
   /** closeWatch ends a stream from the client side. */
   closeWatch(s: WatchStream): void {
     s.closed = true;
-    const node = s.resource === 'pods' ? nodeNameOf(s.opts) : undefined;
-    const list = node !== undefined ? this.podWatchersByNode.get(node) : this.watchers.get(s.resource);
+    const [lists, key] = this.watchList(s);
+    const list = lists.get(key);
     // Removal copies the list, so a delivery in progress iterates an unchanging one.
-    if (list?.includes(s)) {
-      const rest = list.filter((x) => x !== s);
-      if (node !== undefined) this.podWatchersByNode.set(node, rest);
-      else this.watchers.set(s.resource, rest);
-    }
+    if (list?.includes(s)) lists.set(key, list.filter((x) => x !== s));
   }
 
   /** breakWatches closes every stream whose client can no longer reach kube-apiserver. */
   breakWatches(): void {
-    const all = [...[...this.watchers.values()].flat(), ...[...this.podWatchersByNode.values()].flat()];
+    const all = [...this.watchers.values(), ...this.podWatchersByNode.values(), ...this.nodeWatchersByName.values()].flat();
     for (const s of all) {
       if (!s.closed && !this.reachable(s.user)) {
         this.closeWatch(s);
@@ -1059,7 +1083,7 @@ export class KubeAPIServer {
     // Nothing to deliver when no stream watches the resource (kube-apiserver's watch cache has no
     // watchers to dispatch to): no component watches Events, for one. Every stream starts at the
     // revision current when it opens, so one opened before the delivery would skip this event anyway.
-    if (resource !== 'pods' && !this.watchers.get(resource)?.length) return;
+    if (resource !== 'pods' && !this.watchers.get(resource)?.length && !(resource === 'nodes' && this.nodeWatchersByName.get((prev ?? obj).metadata.name)?.length)) return;
     const revision = ev.kv.modRevision;
     this.sim.after(this.sim.settings.watchLatency, watchWhat[resource], () => this.deliver(resource, type, obj, prev, revision));
   }
@@ -1068,6 +1092,11 @@ export class KubeAPIServer {
     const deleted = type === 'DELETED' ? withDeleteRV(prev!, revision) : obj;
     const all = this.watchers.get(resource);
     if (all) this.deliverTo(all, resource, type, obj, prev, deleted, revision);
+    if (resource === 'nodes') {
+      const named = this.nodeWatchersByName.get((prev ?? obj).metadata.name);
+      if (named) this.deliverTo(named, resource, type, obj, prev, deleted, revision);
+      return;
+    }
     if (resource !== 'pods') return;
     // A Pod event also reaches the watchers of the nodes it is (or was) bound to, or the watchers
     // of unbound Pods; the lists are walked in turn (a removal replaces a list, never changes it).
@@ -1269,4 +1298,38 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
     else t[k] = mergePatch(t[k], v);
   }
   return t;
+}
+
+/**
+ * LeaseManager mirrors staging/src/k8s.io/apiserver/pkg/storage/etcd3/lease_manager.go with its
+ * defaults: writes with a TTL share one etcd lease while it fits. A lease is granted for ttl plus a
+ * reuse window (5% of ttl, at most 60 s) and reused by every write whose ttl ends within that
+ * window, up to 1,000 writes, so an Event written with the 1 h TTL is deleted 3600 to 3660 s
+ * after its last write, and a stream of Events costs one lease (one expiry timer) a minute or a
+ * thousand Events, not one per Event.
+ */
+class LeaseManager {
+  private prevLeaseID = 0;
+  private prevLeaseExpirationTime = -Infinity;
+  private leaseAttachedObjectCount = 0;
+  private readonly sim: Simulation;
+  private readonly etcd: EtcdStore;
+  constructor(sim: Simulation, etcd: EtcdStore) {
+    this.sim = sim;
+    this.etcd = etcd;
+  }
+
+  /** getLease returns a lease at least ttl seconds long, reusing the previous one when it fits. */
+  getLease(ttl: number): number {
+    const now = this.sim.now();
+    const reuse = Math.min(Math.trunc(0.05 * ttl), 60);
+    const valid = now + ttl * 1000 < this.prevLeaseExpirationTime;
+    const sufficient = now + (ttl + reuse) * 1000 > this.prevLeaseExpirationTime;
+    this.leaseAttachedObjectCount++;
+    if (valid && sufficient && this.leaseAttachedObjectCount <= 1000) return this.prevLeaseID;
+    this.prevLeaseID = this.etcd.grant(ttl + reuse);
+    this.prevLeaseExpirationTime = now + (ttl + reuse) * 1000;
+    this.leaseAttachedObjectCount = 1;
+    return this.prevLeaseID;
+  }
 }

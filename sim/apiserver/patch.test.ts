@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyJSONPatch,
+  applyStrategicMergePatch,
   createTwoWayMergePatch,
   JSONPatchError,
   strategicMergePatch,
@@ -50,6 +51,34 @@ describe('strategicMergePatch', () => {
     expect(out.spec.tolerations).toEqual([{ key: 'b', operator: 'Exists' }]);
     expect(out.metadata.finalizers).toEqual(['a', 'b']);
     expect(out.metadata.labels).toEqual({ app: 'web' });
+  });
+});
+
+describe('applyStrategicMergePatch', () => {
+  it('shares what the patch does not touch and changes nothing it was given', () => {
+    const stored = Object.freeze({
+      metadata: Object.freeze({ name: 'web', labels: Object.freeze({ app: 'web' }) }),
+      status: Object.freeze({
+        conditions: Object.freeze([
+          Object.freeze({ type: 'Ready', status: 'False', reason: 'ContainersNotReady' }),
+          Object.freeze({ type: 'PodScheduled', status: 'True' }),
+        ]),
+        podIPs: Object.freeze([Object.freeze({ ip: '10.244.1.2' })]),
+      }),
+    });
+    const out = applyStrategicMergePatch(stored, {
+      status: {
+        '$setElementOrder/conditions': [{ type: 'Ready' }, { type: 'PodScheduled' }],
+        conditions: [{ type: 'Ready', status: 'True', reason: null }],
+        podIPs: [{ ip: '10.244.1.3' }],
+      },
+    }) as typeof stored;
+    expect(out.metadata).toBe(stored.metadata);
+    expect(out.status.conditions[1]).toBe(stored.status.conditions[1]);
+    expect(out.status.conditions[0]).toEqual({ type: 'Ready', status: 'True' });
+    // podIPs merge by ip (patchMergeKey "ip"), as hostIPs do.
+    expect(out.status.podIPs).toEqual([{ ip: '10.244.1.2' }, { ip: '10.244.1.3' }]);
+    expect(stored.status.conditions[0].status).toBe('False');
   });
 });
 

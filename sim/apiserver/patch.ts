@@ -8,6 +8,8 @@
 // (patchMergeKey below), looked up by field name (and, for ports, by where the list sits), not
 // from the Go struct tags.
 
+import { deepClone, deepEqual } from '../api/clone.ts';
+
 /** PatchType is the request's Content-Type, as types.PatchType in apimachinery. */
 export type PatchType =
   | 'application/json-patch+json'
@@ -24,9 +26,8 @@ function isMap(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function copy<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
+// copy is a deep copy of JSON-shaped data (undefined-valued keys dropped, as JSON would).
+const copy = deepClone;
 
 /**
  * patchMergeKey is the patchMergeKey of the list at path (field names from the object's root),
@@ -62,6 +63,8 @@ export function patchMergeKey(path: readonly string[]): string | undefined {
     case 'addresses':
       return 'type';
     case 'hostAliases':
+    case 'podIPs':
+    case 'hostIPs':
       return 'ip';
     default:
       return undefined;
@@ -73,9 +76,24 @@ const primitiveMerge = new Set(['finalizers']);
 
 /**
  * strategicMergePatch applies a strategic merge patch to original and returns the result; the
- * arguments are not changed. path is where original sits, from the object's root.
+ * arguments are not changed and the result shares nothing with them. path is where original
+ * sits, from the object's root.
  */
 export function strategicMergePatch(
+  original: unknown,
+  patch: unknown,
+  path: readonly string[] = [],
+): unknown {
+  return applyStrategicMergePatch(copy(original), patch, path);
+}
+
+/**
+ * applyStrategicMergePatch is strategicMergePatch without copying original: maps and lists along
+ * the patch's paths are copied, everything else is shared with original (which must therefore be
+ * treated as read-only, as kube-apiserver's stored objects are), and values from the patch are
+ * copied.
+ */
+export function applyStrategicMergePatch(
   original: unknown,
   patch: unknown,
   path: readonly string[] = [],
@@ -83,40 +101,57 @@ export function strategicMergePatch(
   if (!isMap(patch)) return copy(patch);
   if (patch.$patch === 'replace') return stripDirectives(patch);
   if (patch.$patch === 'delete') return undefined;
-  const out: Obj = isMap(original) ? copy(original) : {};
+  const base = isMap(original) ? original : {};
   const retain = patch.$retainKeys;
-  if (Array.isArray(retain))
-    for (const k of Object.keys(out)) if (!retain.includes(k)) delete out[k];
-  const orders = new Map<string, unknown[]>();
-  for (const [k, v] of Object.entries(patch)) {
-    if (k === '$patch' || k === '$retainKeys') continue;
-    if (k.startsWith('$setElementOrder/')) {
-      if (Array.isArray(v)) orders.set(k.slice('$setElementOrder/'.length), v);
+  // A copy that then loses keys would be a slow dictionary-mode object, so keys the patch
+  // removes (null, or not retained) are left out of the copy instead of deleted from it.
+  let removes = Array.isArray(retain);
+  if (!removes)
+    for (const k in patch) if (patch[k] === null && Object.hasOwn(base, k)) removes = true;
+  let out: Obj;
+  if (removes) {
+    out = {};
+    for (const k in base) {
+      if (patch[k] === null) continue;
+      if (Array.isArray(retain) && !retain.includes(k)) continue;
+      out[k] = base[k];
+    }
+  } else out = { ...base };
+  let orders: Map<string, unknown[]> | undefined;
+  for (const k in patch) {
+    const v = patch[k];
+    if (v === null || v === undefined) continue;
+    if (k.charCodeAt(0) === 36 /* $ */) {
+      if (k.startsWith('$setElementOrder/')) {
+        if (Array.isArray(v)) (orders ??= new Map()).set(k.slice('$setElementOrder/'.length), v);
+      } else if (k.startsWith('$deleteFromPrimitiveList/')) {
+        const f = k.slice('$deleteFromPrimitiveList/'.length);
+        if (Array.isArray(out[f]) && Array.isArray(v))
+          out[f] = (out[f] as unknown[]).filter((x) => !v.includes(x));
+      }
       continue;
     }
-    if (k.startsWith('$deleteFromPrimitiveList/')) {
-      const f = k.slice('$deleteFromPrimitiveList/'.length);
-      if (Array.isArray(out[f]) && Array.isArray(v))
-        out[f] = (out[f] as unknown[]).filter((x) => !v.includes(x));
-      continue;
-    }
-    const at = [...path, k];
-    if (v === null) delete out[k];
-    else if (isMap(v)) {
-      const merged = strategicMergePatch(out[k], v, at);
+    if (isMap(v)) {
+      const merged = applyStrategicMergePatch(out[k], v, [...path, k]);
       if (merged === undefined) delete out[k];
       else out[k] = merged;
-    } else if (Array.isArray(v)) out[k] = mergeList(out[k], v, at);
-    else out[k] = v;
+    } else if (Array.isArray(v)) {
+      const merged = mergeList(out[k], v, [...path, k]);
+      // A list the patch's deletions emptied is gone, as omitempty encodes an empty slice.
+      if (merged.length === 0 && Array.isArray(out[k]) && (out[k] as unknown[]).length > 0)
+        delete out[k];
+      else out[k] = merged;
+    } else out[k] = v;
   }
-  for (const [f, order] of orders)
-    if (Array.isArray(out[f]))
-      out[f] = ordered(out[f] as unknown[], order, patchMergeKey([...path, f]));
+  if (orders)
+    for (const [f, order] of orders)
+      if (Array.isArray(out[f]))
+        out[f] = ordered(out[f] as unknown[], order, patchMergeKey([...path, f]));
   return out;
 }
 
 // mergeList merges a patch's list into the original one: by merge key, as a set of scalars, or
-// by replacing it.
+// by replacing it. Items the patch does not touch are shared with the original list.
 function mergeList(original: unknown, patch: unknown[], path: readonly string[]): unknown[] {
   const field = path[path.length - 1];
   const cur = Array.isArray(original) ? original : [];
@@ -125,18 +160,18 @@ function mergeList(original: unknown, patch: unknown[], path: readonly string[])
     const items = patch as Obj[];
     if (items.some((p) => p.$patch === 'replace'))
       return items.filter((p) => p.$patch !== 'replace').map(stripDirectives);
-    const out = copy(cur);
+    const out = [...cur];
     for (const p of items) {
       const i = out.findIndex((x) => isMap(x) && x[key] === p[key]);
       if (p.$patch === 'delete') {
         if (i >= 0) out.splice(i, 1);
-      } else if (i >= 0) out[i] = strategicMergePatch(out[i], p, path);
+      } else if (i >= 0) out[i] = applyStrategicMergePatch(out[i], p, path);
       else out.push(stripDirectives(p));
     }
     return out;
   }
   if (primitiveMerge.has(field)) {
-    const out = copy(cur);
+    const out = [...cur];
     for (const v of patch) if (!out.includes(v)) out.push(v);
     return out;
   }
@@ -145,7 +180,11 @@ function mergeList(original: unknown, patch: unknown[], path: readonly string[])
 
 // ordered puts a list's items in the order $setElementOrder gives; the others keep their place after.
 function ordered(items: unknown[], order: unknown[], key: string | undefined): unknown[] {
-  const id = (x: unknown) => (key && isMap(x) ? JSON.stringify(x[key]) : JSON.stringify(x));
+  const raw = (x: unknown) => (key && isMap(x) ? x[key] : x);
+  // The common case, a list already in that order, is returned as it is.
+  if (items.length === order.length && items.every((x, i) => same(raw(x), raw(order[i]))))
+    return items;
+  const id = (x: unknown) => JSON.stringify(raw(x));
   const ids = order.map(id);
   const inOrder = [...items.filter((x) => ids.includes(id(x)))].sort(
     (a, b) => ids.indexOf(id(a)) - ids.indexOf(id(b)),
@@ -300,30 +339,16 @@ function applyOperations(out: Obj, ops: Operation[], at: (p: string) => string):
   }
 }
 
-// same compares two JSON values, maps regardless of key order.
-function same(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) || Array.isArray(b))
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((x, i) => same(x, b[i]))
-    );
-  if (isMap(a) || isMap(b)) {
-    if (!isMap(a) || !isMap(b)) return false;
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => same(a[k], b[k]));
-  }
-  return a === b;
-}
+// same compares two JSON values, maps regardless of key order (undefined counts as absent).
+const same = deepEqual;
 
 /**
  * createTwoWayMergePatch mirrors strategicpatch.CreateTwoWayMergePatch: the strategic merge patch
  * that turns original into modified. Maps are diffed key by key (null for a removed key); a list
  * with a merge key lists its changed items by key (only their changed fields), deletes removed
  * ones with $patch: delete and gives the new order with $setElementOrder; finalizers list their
- * additions and $deleteFromPrimitiveList their removals; other lists are replaced whole.
+ * additions and $deleteFromPrimitiveList their removals; other lists are replaced whole. The
+ * patch shares values with modified (applying it copies them), so neither may be changed after.
  */
 export function createTwoWayMergePatch(
   original: unknown,
@@ -333,9 +358,9 @@ export function createTwoWayMergePatch(
   const a = isMap(original) ? original : {};
   const b = isMap(modified) ? modified : {};
   const patch: Obj = {};
-  for (const k of Object.keys(a))
-    if (!(k in b) || b[k] === undefined) if (a[k] !== undefined) patch[k] = null;
-  for (const [k, v] of Object.entries(b)) {
+  for (const k in a) if (b[k] === undefined && a[k] !== undefined) patch[k] = null;
+  for (const k in b) {
+    const v = b[k];
     if (v === undefined) continue;
     const o = a[k];
     if (same(o, v)) continue;
@@ -351,7 +376,7 @@ export function createTwoWayMergePatch(
         const items: Obj[] = [];
         for (const item of v as Obj[]) {
           const old = (o as Obj[]).find((x) => same(x[key], item[key]));
-          if (!old) items.push(copy(item));
+          if (!old) items.push(item);
           else if (!same(old, item))
             items.push({ ...createTwoWayMergePatch(old, item, at), [key]: item[key] });
         }
@@ -365,13 +390,13 @@ export function createTwoWayMergePatch(
       if (primitiveMerge.has(k)) {
         const added = v.filter((x) => !o.includes(x));
         const removed = o.filter((x) => !v.includes(x));
-        patch[`$setElementOrder/${k}`] = copy(v);
+        patch[`$setElementOrder/${k}`] = v;
         if (added.length) patch[k] = added;
         if (removed.length) patch[`$deleteFromPrimitiveList/${k}`] = removed;
         continue;
       }
     }
-    patch[k] = copy(v);
+    patch[k] = v;
   }
   return patch;
 }

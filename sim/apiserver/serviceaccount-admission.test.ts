@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Namespace, Pod, ServiceAccount } from '../api/types.ts';
-import { Simulation } from '../engine/simulation.ts';
-import { EtcdStore } from '../etcd/store.ts';
+import type { Pod, ServiceAccount } from '../api/types.ts';
 import { KubeAPIServer } from './apiserver.ts';
 import { StatusError } from './errors.ts';
 import { DefaultAPITokenMountPath } from './serviceaccount-admission.ts';
+import { frozenAPIServer } from '../testing.ts';
 
 function newServer(): KubeAPIServer {
-  const api = new KubeAPIServer(new Simulation({ seed: 1 }), new EtcdStore());
-  api.freeze = true;
-  for (const name of ['default', 'kube-system'])
-    api.create('test', 'namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name },
-    } as Namespace);
-  return api;
+  return frozenAPIServer({ namespaces: ['default', 'kube-system'] }).api;
 }
 
 function newPod(

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Namespace, Pod } from '../api/types.ts';
-import { KubeAPIServer } from '../apiserver/apiserver.ts';
-import { Simulation } from '../engine/simulation.ts';
-import { EtcdStore } from '../etcd/store.ts';
+import type { Pod } from '../api/types.ts';
+import { frozenAPIServer } from '../testing.ts';
 import { Client } from './client.ts';
 import { Informer, SharedInformerFactory } from './informer.ts';
 
 function setup() {
-  const sim = new Simulation({ seed: 1 });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  api.create('test', 'namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } } as Namespace);
+  const { sim, api } = frozenAPIServer();
   const pod = (name: string): Pod =>
     ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx' }] }, status: {} }) as unknown as Pod;
   return { sim, api, pod };

@@ -1,11 +1,9 @@
 // Shared test helper for the event recorders' tests (events.test.ts, events-v1.test.ts): a
 // kube-apiserver with the default namespace and one Pod, and readers of what was recorded.
 // Used by tests only (lint treats sim/**/testing.ts as tests).
-import type { Event, Namespace, Pod } from '../api/types.ts';
-import { KubeAPIServer } from '../apiserver/apiserver.ts';
-import { Simulation } from '../engine/simulation.ts';
+import type { Event, Pod } from '../api/types.ts';
 import type { RequestEntry } from '../engine/trace.ts';
-import { EtcdStore } from '../etcd/store.ts';
+import { frozenAPIServer } from '../testing.ts';
 import { Client } from './client.ts';
 
 /**
@@ -14,14 +12,7 @@ import { Client } from './client.ts';
  * user's requests to events, and at(ms, fn) runs the clock to ms, then fn.
  */
 export function eventsTestbed(user: string) {
-  const sim = new Simulation({ seed: 1 });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  api.create('test', 'namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'default' },
-  } as Namespace);
+  const { sim, api } = frozenAPIServer();
   const pod = api.create<Pod>('test', 'pods', {
     apiVersion: 'v1',
     kind: 'Pod',

@@ -390,3 +390,25 @@ describe('client rate limits', () => {
     expect([at3 - at2, at10Fast]).toEqual([100, 1000]);
   });
 });
+
+describe('Event TTL', () => {
+  it('kubectl get events shows only the last hour: kube-apiserver stores Events with a 1 h lease', () => {
+    const run = new ScenarioRun(load('apply-to-running'), { freeze: true });
+    run.runUntil(30 * 60_000);
+    const before = run.cluster.kubectl('get events').stdout;
+    expect(before).toContain('Scheduled');
+    expect(before).toContain('node/node-1');
+    // The Deployment's events were written in its first seconds and the nodes' at birth; nothing
+    // has been written since, so an hour and a minute after the last write nothing is left.
+    run.runUntil(62 * 60_000);
+    expect(run.cluster.kubectl('get events').stdout).toBe('');
+    expect(run.cluster.kubectl('get events').stderr).toBe(
+      'No resources found in default namespace.\n',
+    );
+    run.cluster.kubectl('cordon node-1');
+    run.runUntil(63 * 60_000);
+    expect(run.cluster.kubectl('get events').stdout).toMatch(
+      /^LAST SEEN +TYPE +REASON +OBJECT +MESSAGE\n\S+ +Normal +NodeNotSchedulable +node\/node-1 +Node node-1 status is now: NodeNotSchedulable\n$/,
+    );
+  });
+});

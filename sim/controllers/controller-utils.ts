@@ -353,20 +353,24 @@ export function claimObject<T extends KubeObject>(
 }
 
 /**
- * adoptPatch is the patch that adds controllerRef to obj's ownerReferences. Simplification:
- * upstream sends a strategic merge patch (merging the list by uid, with the object's UID as a
- * precondition); a JSON merge patch replaces the whole list, so it is sent whole.
+ * adoptPatch mirrors ownerRefControllerPatch (pkg/controller/controller_ref_manager.go): the
+ * strategic merge patch (sent with StrategicMergePatchType, as RealPodControl.PatchPod and
+ * RealRSControl.PatchReplicaSet send it) that adds controllerRef to obj's ownerReferences, merged
+ * by uid, with obj's UID.
  */
 export function adoptPatch(obj: KubeObject, controllerRef: OwnerReference): unknown {
-  return {
-    metadata: { ownerReferences: [...(obj.metadata.ownerReferences ?? []), controllerRef] },
-  };
+  return { metadata: { ownerReferences: [controllerRef], uid: obj.metadata.uid } };
 }
 
-/** releasePatch is the patch that removes the reference to ownerUID from obj's ownerReferences. */
+/**
+ * releasePatch mirrors GenerateDeleteOwnerRefStrategicMergeBytes (pkg/controller/
+ * controller_ref_manager.go): the strategic merge patch that deletes the reference to ownerUID
+ * from obj's ownerReferences by its merge key, with obj's UID.
+ */
 export function releasePatch(obj: KubeObject, ownerUID: string): unknown {
-  const rest = (obj.metadata.ownerReferences ?? []).filter((r) => r.uid !== ownerUID);
-  return { metadata: { ownerReferences: rest.length ? rest : null } };
+  return {
+    metadata: { ownerReferences: [{ $patch: 'delete', uid: ownerUID }], uid: obj.metadata.uid },
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Simulation } from '../engine/simulation.ts';
 import { EtcdStore } from './store.ts';
 
 describe('EtcdStore', () => {
@@ -72,5 +73,78 @@ describe('EtcdStore', () => {
     s.delete('/registry/pods/default/b', kv.modRevision);
     expect(s.range('/registry/pods/').map((k) => k.key)).toEqual(['/registry/pods/default/a']);
     expect(seen).toEqual(['PUT /registry/pods/default/b 2', 'PUT /registry/pods/default/a 3', 'DELETE /registry/pods/default/b 5']);
+  });
+});
+
+describe('EtcdStore leases', () => {
+  it('revokes an expired lease on the engine clock: its keys go in one revision, a DELETE each', () => {
+    const sim = new Simulation({ seed: 1 });
+    const s = new EtcdStore();
+    s.useClock(sim);
+    const seen: string[] = [];
+    s.watch('/registry/', (ev) => seen.push(`${ev.type} ${ev.kv.key} ${ev.kv.modRevision}`));
+    const lease = s.grant(60);
+    s.create('/registry/events/default/b', () => 1, lease);
+    s.create('/registry/events/default/a', () => 1, lease);
+    s.create('/registry/pods/default/p', () => 1);
+    sim.runUntil(59_999);
+    expect(s.range('/registry/events/')).toHaveLength(2);
+    sim.runUntil(60_000);
+    expect(s.range('/registry/events/')).toEqual([]);
+    expect(s.get('/registry/pods/default/p')).toBeDefined();
+    expect(seen.slice(3)).toEqual([
+      'DELETE /registry/events/default/a 5',
+      'DELETE /registry/events/default/b 5',
+    ]);
+    expect(s.leaseOf(lease)).toBeUndefined();
+  });
+
+  it('moves a key to the lease of its last write; a write without one detaches it', () => {
+    const sim = new Simulation({ seed: 1 });
+    const s = new EtcdStore();
+    s.useClock(sim);
+    const first = s.grant(60);
+    const kv = s.create('/registry/events/default/a', () => 1, first).kv!;
+    sim.runUntil(30_000);
+    const second = s.grant(60);
+    const u = s.update('/registry/events/default/a', kv.modRevision, () => 2, second).kv!;
+    expect(u.lease).toBe(second);
+    expect(s.leaseOf(first)?.keys).toEqual([]);
+    sim.runUntil(60_000);
+    expect(s.get('/registry/events/default/a')?.value).toBe(2);
+    s.update('/registry/events/default/a', u.modRevision, () => 3);
+    sim.runUntil(90_000);
+    expect(s.get('/registry/events/default/a')?.value).toBe(3);
+  });
+
+  it('keeps leases in an image: a store loaded from it expires them on its own clock', () => {
+    const birth = new Simulation({ seed: 1 });
+    const s = new EtcdStore();
+    s.useClock(birth);
+    s.create('/registry/events/default/a', () => 1, s.grant(60));
+    const image = s.image();
+    const run = new Simulation({ seed: 1 });
+    const x = new EtcdStore();
+    x.useClock(run);
+    x.load(image);
+    run.runUntil(59_999);
+    expect(x.get('/registry/events/default/a')).toBeDefined();
+    run.runUntil(60_000);
+    expect(x.get('/registry/events/default/a')).toBeUndefined();
+    expect(s.get('/registry/events/default/a')).toBeDefined();
+  });
+
+  it('revokes a lease that expired while the member was down once it is back', () => {
+    const sim = new Simulation({ seed: 1 });
+    const s = new EtcdStore();
+    s.useClock(sim);
+    s.create('/registry/events/default/a', () => 1, s.grant(60));
+    sim.runUntil(59_000);
+    s.down = true;
+    sim.runUntil(70_000);
+    expect(s.get('/registry/events/default/a')).toBeDefined();
+    s.down = false;
+    sim.runUntil(70_500);
+    expect(s.get('/registry/events/default/a')).toBeUndefined();
   });
 });

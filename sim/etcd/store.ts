@@ -1,8 +1,17 @@
 // Mirrors the part of etcd's MVCC store (server/mvcc) that kube-apiserver relies on: one global
 // revision, per-key create/mod revisions and version, compare-and-swap transactions, and watches
 // that deliver every change in revision order. Only kube-apiserver holds a reference to it.
+// Leases mirror server/lease (lessor.go): a key written with a lease is attached to it (a later
+// write without that lease detaches it), and when the lease's TTL runs out on the engine clock
+// the lessor revokes it, deleting every key still attached in one transaction (one revision), so
+// watchers see a DELETE for each. One timer per lease, not per key.
 // Simplification: no history of old values (reads are always at the latest revision) and no
 // compaction; watch always starts from "now".
+// Simplification: a lease is revoked at its expiry (the lessor checks every 500 ms and limits
+// revocations to 1,000 a second), lease IDs count up from 1, and a lease that expires while the
+// member is stopped is revoked once it is back (etcd's Promote extends leases at start instead).
+
+import type { Simulation, TimerHandle } from '../engine/simulation.ts';
 
 /** KeyValue is etcd's mvccpb.KeyValue with the value kept decoded. */
 export interface KeyValue<V = unknown> {
@@ -11,6 +20,23 @@ export interface KeyValue<V = unknown> {
   createRevision: number;
   modRevision: number;
   version: number;
+  /** lease is the ID of the lease the key is attached to (absent: none, etcd's 0). */
+  lease?: number;
+}
+
+/** Lease is a granted lease: when it expires (engine time, ms) and the keys attached to it. */
+interface Lease {
+  readonly id: number;
+  readonly expiry: number;
+  readonly keys: Set<string>;
+  timer: TimerHandle | undefined;
+}
+
+/** LeaseImage is a lease as an image keeps it (its keys sorted). */
+export interface LeaseImage {
+  readonly id: number;
+  readonly expiry: number;
+  readonly keys: readonly string[];
 }
 
 export interface WatchEvent<V = unknown> {
@@ -37,6 +63,7 @@ type Watcher = { prefix: string; cb: (ev: WatchEvent) => void };
  */
 export interface EtcdImage {
   readonly revision: number;
+  readonly leases?: { readonly lastID: number; readonly granted: readonly LeaseImage[] };
   readonly buckets: readonly { readonly prefix: string; readonly kvs: readonly KeyValue[]; readonly order: readonly number[] }[];
 }
 
@@ -61,6 +88,11 @@ export class EtcdStore {
   private readonly watchers: Watcher[] = [];
   /** down makes every request fail, as when the etcd member is stopped. */
   down = false;
+  /** leases are the granted leases not yet revoked, by ID; lastLeaseID the last ID granted. */
+  private readonly leases = new Map<number, Lease>();
+  private lastLeaseID = 0;
+  /** sim is the engine whose clock the lessor expires leases on (set by useClock). */
+  private sim: Simulation | undefined;
 
   // bucketOf finds (or makes) the bucket of a key: its first two path segments (/registry/pods/),
   // so that a range over one resource touches only that resource's keys.
@@ -105,26 +137,32 @@ export class EtcdStore {
    * create puts key only if it does not exist (Compare(CreateRevision(key), "=", 0)).
    * makeValue receives the revision the write will commit at, so the stored object can carry it.
    */
-  create<V>(key: string, makeValue: (rev: number) => V): TxnResult<V> {
+  create<V>(key: string, makeValue: (rev: number) => V, lease?: number): TxnResult<V> {
     const b = this.bucketOf(key);
     const slots = b.slots;
     const cur = slots.get(key)?.kv as KeyValue<V> | undefined;
     if (cur) return { succeeded: false, revision: this.revision, current: cur };
     const rev = ++this.revision;
     const kv: KeyValue<V> = { key, value: makeValue(rev), createRevision: rev, modRevision: rev, version: 1 };
+    if (lease !== undefined) this.attach(kv, lease);
     slots.set(key, { kv });
     b.sorted = undefined;
     this.notify({ type: 'PUT', kv });
     return { succeeded: true, revision: rev, kv };
   }
 
-  /** update puts key only if its modRevision equals expected (optimistic concurrency). */
-  update<V>(key: string, expectedModRevision: number, makeValue: (rev: number) => V): TxnResult<V> {
+  /**
+   * update puts key only if its modRevision equals expected (optimistic concurrency), attached to
+   * lease if one is given and to none otherwise, as a put without WithLease.
+   */
+  update<V>(key: string, expectedModRevision: number, makeValue: (rev: number) => V, lease?: number): TxnResult<V> {
     const slot = this.bucketOf(key).slots.get(key);
     const cur = slot?.kv as KeyValue<V> | undefined;
     if (!cur || cur.modRevision !== expectedModRevision) return { succeeded: false, revision: this.revision, current: cur };
     const rev = ++this.revision;
     const kv: KeyValue<V> = { key, value: makeValue(rev), createRevision: cur.createRevision, modRevision: rev, version: cur.version + 1 };
+    if (cur.lease !== undefined && cur.lease !== lease) this.leases.get(cur.lease)?.keys.delete(key);
+    if (lease !== undefined) this.attach(kv, lease);
     slot!.kv = kv;
     this.notify({ type: 'PUT', kv, prevKv: cur });
     return { succeeded: true, revision: rev, kv };
@@ -139,6 +177,7 @@ export class EtcdStore {
     const rev = ++this.revision;
     slots.delete(key);
     b.sorted = undefined;
+    if (cur.lease !== undefined) this.leases.get(cur.lease)?.keys.delete(key);
     const kv: KeyValue<V> = { ...cur, modRevision: rev };
     this.notify({ type: 'DELETE', kv, prevKv: cur });
     return { succeeded: true, revision: rev, kv };
@@ -150,6 +189,10 @@ export class EtcdStore {
     // starts sorted; kvs stay in the order the keys were made.
     return {
       revision: this.revision,
+      leases: {
+        lastID: this.lastLeaseID,
+        granted: [...this.leases.values()].map((l) => ({ id: l.id, expiry: l.expiry, keys: [...l.keys].sort() })),
+      },
       buckets: this.buckets.map((b) => {
         const slots = [...b.slots.values()];
         const at = new Map(slots.map((s, i) => [s, i]));
@@ -171,6 +214,75 @@ export class EtcdStore {
         slots.set(kv.key, slot);
       }
       this.buckets.push({ prefix: b.prefix, slots, sorted: b.order.map((i) => list[i]) });
+    }
+    this.lastLeaseID = image.leases?.lastID ?? 0;
+    for (const l of image.leases?.granted ?? []) {
+      const lease: Lease = { id: l.id, expiry: l.expiry, keys: new Set(l.keys), timer: undefined };
+      this.leases.set(l.id, lease);
+      this.scheduleRevoke(lease);
+    }
+  }
+
+  /**
+   * useClock has the lessor expire leases on sim's clock; kube-apiserver calls it, as its etcd
+   * runs beside it in the simulated control plane. Leases granted or loaded before get their timers.
+   */
+  useClock(sim: Simulation): void {
+    if (this.sim === sim) return;
+    this.sim = sim;
+    for (const l of this.leases.values()) this.scheduleRevoke(l);
+  }
+
+  /**
+   * grant is LeaseGrant: a new lease that expires ttlSeconds from now on the engine clock.
+   * Returns its ID.
+   */
+  grant(ttlSeconds: number): number {
+    if (!this.sim) throw new Error('etcd: grant needs a clock (useClock)');
+    const lease: Lease = { id: ++this.lastLeaseID, expiry: this.sim.now() + ttlSeconds * 1000, keys: new Set(), timer: undefined };
+    this.leases.set(lease.id, lease);
+    this.scheduleRevoke(lease);
+    return lease.id;
+  }
+
+  /** leaseOf is a granted lease: its expiry and the keys attached to it (for tests). */
+  leaseOf(id: number): { expiry: number; keys: string[] } | undefined {
+    const l = this.leases.get(id);
+    return l && { expiry: l.expiry, keys: [...l.keys].sort() };
+  }
+
+  // attach puts kv on a lease (a write with WithLease); a lease that is gone is etcd's
+  // "lease not found", which kube-apiserver never meets: it writes only with leases it just got.
+  private attach(kv: KeyValue, id: number): void {
+    const l = this.leases.get(id);
+    if (!l) throw new Error(`etcd: lease ${id} not found`);
+    kv.lease = id;
+    l.keys.add(kv.key);
+  }
+
+  private scheduleRevoke(l: Lease): void {
+    if (!this.sim || l.timer) return;
+    l.timer = this.sim.at(l.expiry, 'etcd: lease expired', () => this.revoke(l), 0);
+  }
+
+  // revoke mirrors lessor.Revoke on expiry: the lease's keys, sorted, are deleted in one
+  // transaction at one new revision, and watchers see a DELETE for each.
+  private revoke(l: Lease): void {
+    l.timer = undefined;
+    if (this.down) {
+      l.timer = this.sim!.after(500, 'etcd: lease expired', () => this.revoke(l), 0);
+      return;
+    }
+    this.leases.delete(l.id);
+    if (l.keys.size === 0) return;
+    const rev = ++this.revision;
+    for (const key of [...l.keys].sort()) {
+      const b = this.bucketOf(key);
+      const cur = b.slots.get(key)?.kv;
+      if (!cur) continue;
+      b.slots.delete(key);
+      b.sorted = undefined;
+      this.notify({ type: 'DELETE', kv: { ...cur, modRevision: rev }, prevKv: cur });
     }
   }
 

@@ -99,6 +99,54 @@ describe('Kubelet: node registration, status and lease', () => {
     expect(parseTime(ready.lastHeartbeatTime!)).toBe(Math.floor(posts[posts.length - 1]) * 1000);
   });
 
+  it('patches nodes/status and pods/status as strategic merge patches (PatchNodeStatus, PatchPodStatus)', () => {
+    const t = newTestNode();
+    t.sim.runUntil(2_000);
+    createAndBind(t, newPod('web', 'nginx:1.27'));
+    t.sim.runUntil(10_000);
+    const patches = t.sim.trace.filter(
+      (e): e is RequestEntry =>
+        e.kind === 'request' && e.verb === 'patch' && e.from === 'kubelet@node-1',
+    );
+    expect(new Set(patches.map((e) => e.resource))).toEqual(
+      new Set(['nodes/status', 'pods/status']),
+    );
+    for (const e of patches) expect(e.patchType).toBe('application/strategic-merge-patch+json');
+    // The Ready condition went from False (reason, message) to True without them: the strategic
+    // patch names the removed fields, so the stored condition has none left over.
+    const ready = getPod(t, 'web')!.status.conditions!.find((c) => c.type === 'Ready')!;
+    expect(ready.status).toBe('True');
+    expect(ready.reason).toBeUndefined();
+    expect(ready.message).toBeUndefined();
+  });
+
+  it('records NodeNotSchedulable and NodeSchedulable at the status update after a cordon and uncordon', () => {
+    const t = newTestNode();
+    t.sim.runUntil(20_000);
+    const watches = t.sim.trace.filter(
+      (e): e is RequestEntry =>
+        e.kind === 'request' && e.resource === 'nodes' && e.from === 'kubelet@node-1',
+    );
+    // The node informer lists and watches before registration creates the Node.
+    expect(watches.map((e) => e.verb)).toEqual(['list', 'watch', 'create']);
+    const schedulable = () =>
+      events(t)
+        .filter((e) => e.reason === 'NodeNotSchedulable' || e.reason === 'NodeSchedulable')
+        .map((e) => [e.reason, e.message, e.source.component, e.involvedObject.kind]);
+    expect(schedulable()).toEqual([]);
+    t.apiserver.patch('kubectl', 'nodes', undefined, 'node-1', { spec: { unschedulable: true } });
+    t.sim.runUntil(31_000);
+    expect(schedulable()).toEqual([
+      ['NodeNotSchedulable', 'Node node-1 status is now: NodeNotSchedulable', 'kubelet', 'Node'],
+    ]);
+    t.apiserver.patch('kubectl', 'nodes', undefined, 'node-1', { spec: { unschedulable: null } });
+    t.sim.runUntil(42_000);
+    expect(schedulable()).toEqual([
+      ['NodeNotSchedulable', 'Node node-1 status is now: NodeNotSchedulable', 'kubelet', 'Node'],
+      ['NodeSchedulable', 'Node node-1 status is now: NodeSchedulable', 'kubelet', 'Node'],
+    ]);
+  });
+
   it('creates the node Lease and renews it every ~10s (4% jitter) with an owner reference', () => {
     const t = newTestNode();
     t.sim.runUntil(0);

@@ -99,6 +99,12 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
   readonly nodeStatus: NodeStatusManager;
   readonly nodeLease: NodeLeaseController;
   private readonly informer: Informer<Pod>;
+  /**
+   * nodeInformer is NewMainKubelet's node informer (pkg/kubelet/kubelet.go): a watch of the
+   * kubelet's own Node (fieldSelector metadata.name=<node>) behind its nodeLister, which the
+   * status loop reads spec.unschedulable from.
+   */
+  private readonly nodeInformer: Informer<Node>;
   /** recorder is remade at every process start: the event correlator's memory is per process. */
   private recorder: EventRecorder | undefined;
   /** nodeRef is the object node events are about (made at the first one). */
@@ -134,6 +140,9 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
     const s = sim.settings;
     this.crashBackoff = new Backoff(s.backOffInitial, s.backOffMax);
     this.imageBackoff = new Backoff(s.backOffInitial, s.backOffMax);
+    this.nodeInformer = new Informer<Node>(client, 'nodes', {
+      fieldSelector: { 'metadata.name': opts.nodeName },
+    });
     this.informer = new Informer<Pod>(client, 'pods', {
       fieldSelector: { 'spec.nodeName': opts.nodeName },
     });
@@ -175,6 +184,7 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
         kernelVersion: opts.kernelVersion ?? '6.1.0-40-amd64',
       },
       (type, reason, message) => this.nodeEvent(type, reason, message),
+      this.nodeInformer,
     );
     this.nodeLease = new NodeLeaseController(sim, client, this.rng, {
       nodeName: opts.nodeName,
@@ -226,6 +236,8 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
     this.relistPhase = this.sim.now() + this.rng.intn(plegRelistPeriod);
     this.gcPhase = this.sim.now() + this.rng.intn(containerGCPeriod);
     if (!pre) this.nodeEvent('Normal', 'Starting', 'Starting kubelet.');
+    // NewMainKubelet starts the node informer before Run registers the Node.
+    this.nodeInformer.start();
     this.nodeStatus.start(pre);
     if (!pre) {
       this.nodeEvent(
@@ -245,6 +257,8 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
         if (pod) this.podWorkers.updatePod(pod);
       }
     }
+    // Simplification: the pod source starts without waiting for the node informer to sync
+    // (upstream's NewSourceApiserver polls nodeHasSynced every second first).
     this.informer.start();
     this.nodeLease.start(pre ? this.rng.intn(s.nodeLeaseRenewInterval) : 0);
     this.scheduleOrphanCheck(0);
@@ -259,6 +273,7 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
     this.running = false;
     this.epoch++;
     this.informer.stop();
+    this.nodeInformer.stop();
     this.fileSource?.stop();
     this.nodeLease.stop();
     this.nodeStatus.stop();

@@ -4,10 +4,13 @@
 // VersionInfo): the kubelet registers its Node, then every nodeStatusUpdateFrequency (jittered 4%)
 // computes the status and patches nodes/status when it changed or when nodeStatusReportFrequency
 // has passed since the last report. Setters record the node events (NodeHasSufficientMemory...,
-// NodeReady, Rebooted).
-// Simplification: the kubelet keeps the Node from its own last write instead of reading it from
-// kube-apiserver every 10s; it GETs the Node again only after it could not reach kube-apiserver,
-// so conditions the node lifecycle controller set meanwhile (Unknown) are seen and corrected.
+// NodeReady, Rebooted, and NodeNotSchedulable / NodeSchedulable when the node informer's Node
+// changes spec.unschedulable).
+// Simplification: the status is computed from the Node of the kubelet's own last write, not from
+// the node informer's copy (upstream's tryUpdateNodeStatus reads the nodeLister; here the informer
+// is read for spec.unschedulable only); it GETs the Node again only after it could not reach
+// kube-apiserver, so conditions the node lifecycle controller set meanwhile (Unknown) are seen and
+// corrected.
 // Simplification: registration uses the podCIDR the node IPAM controller would assign.
 
 import { deepEqual } from '../api/clone.ts';
@@ -19,14 +22,20 @@ import type {
   NodeSystemInfo,
   Taint,
 } from '../api/types.ts';
-import { canonicalQuantity, formatQuantity, parseQuantity, type QuantityFormat } from '../api/quantity.ts';
+import {
+  canonicalQuantity,
+  formatQuantity,
+  parseQuantity,
+  type QuantityFormat,
+} from '../api/quantity.ts';
 import { isAlreadyExists } from '../apiserver/errors.ts';
+import { createTwoWayMergePatch, StrategicMergePatchType } from '../apiserver/patch.ts';
 import type { Client } from '../client/client.ts';
+import type { Lister } from '../client/informer.ts';
 import { formatTime } from '../engine/clock.ts';
 import type { Rng } from '../engine/rng.ts';
 import type { Simulation, TimerHandle } from '../engine/simulation.ts';
 import type { ContainerRuntime } from '../runtime/container-runtime.ts';
-import { createMergePatch } from './merge-patch.ts';
 
 /** nodeStatusMaxImages is the kubelet default (--node-status-max-images). */
 const nodeStatusMaxImages = 50;
@@ -139,6 +148,10 @@ export class NodeStatusManager {
   private lastReport = -Infinity;
   private readySince = 0;
   private registerSleep = 100;
+  /** nodeLister is the kubelet's node informer cache (its own Node only). */
+  private readonly nodeLister: Lister<Node> | undefined;
+  /** lastNodeUnschedulable is Kubelet.lastNodeUnschedulable: the spec.unschedulable last seen. */
+  private lastNodeUnschedulable = false;
 
   constructor(
     sim: Simulation,
@@ -147,6 +160,7 @@ export class NodeStatusManager {
     runtime: ContainerRuntime,
     opts: NodeInfoOptions,
     event: NodeEventFn,
+    nodeLister?: Lister<Node>,
   ) {
     this.sim = sim;
     this.client = client;
@@ -154,6 +168,7 @@ export class NodeStatusManager {
     this.runtime = runtime;
     this.opts = opts;
     this.event = event;
+    this.nodeLister = nodeLister;
     const hex = (n: number) => {
       let s = '';
       while (s.length < n) s += this.rng.next().toString(16).padStart(8, '0');
@@ -172,7 +187,9 @@ export class NodeStatusManager {
     const memory =
       BigInt(Math.floor(parseQuantity(opts.memory) ?? 0)) + BigInt(evictionHardMemoryKi) * 1024n;
     const storage = BigInt(Math.floor(parseQuantity(opts.ephemeralStorage ?? '100Gi') ?? 0));
-    const storageReserved = BigInt(Math.trunc(Number(storage) * Math.fround(nodeFsAvailablePercentage)));
+    const storageReserved = BigInt(
+      Math.trunc(Number(storage) * Math.fround(nodeFsAvailablePercentage)),
+    );
     const milliCPU = BigInt(Math.ceil(Math.round((parseQuantity(opts.cpu) ?? 0) * 1e6) / 1e3));
     const positive = (v: bigint) => (v < 0n ? 0n : v);
     // What kube-apiserver stores: it decodes the text again (ParseQuantity), so a BinarySI value
@@ -221,6 +238,7 @@ export class NodeStatusManager {
     this.keyValid = false;
     this.readySince = preRunning ? this.sim.now() : this.sim.now() + runtimeReadyDelay;
     this.registerSleep = 100;
+    this.lastNodeUnschedulable = false;
     this.registerWithAPIServer(preRunning);
   }
 
@@ -419,7 +437,7 @@ export class NodeStatusManager {
         ready === this.lastReady &&
         imagesVersion === this.lastImagesVersion &&
         bootID === this.lastBootID;
-      if (sameKey && !reportDue) return;
+      if (sameKey && !reportDue) return this.recordNodeSchedulableEvent();
       const prev = this.node.status;
       const oldBoot = prev?.nodeInfo?.bootID;
       const next = this.computeStatus(prev, true);
@@ -429,12 +447,13 @@ export class NodeStatusManager {
           'Rebooted',
           `Node ${this.opts.nodeName} has been rebooted, boot id: ${next.nodeInfo?.bootID}`,
         );
+      this.recordNodeSchedulableEvent();
       const changed = nodeStatusHasChanged(prev, next);
       if (!changed && !reportDue) {
         this.setKey(ready, imagesVersion, bootID);
         return;
       }
-      const patch = createMergePatch(prev, next);
+      const patch = nodeStatusPatch(prev, next);
       if (!patch) return;
       this.node = this.client.patch<Node>(
         'nodes',
@@ -442,6 +461,7 @@ export class NodeStatusManager {
         this.opts.nodeName,
         { status: patch },
         'status',
+        StrategicMergePatchType,
       );
       this.lastReport = this.sim.now();
       this.setKey(ready, imagesVersion, bootID);
@@ -450,12 +470,47 @@ export class NodeStatusManager {
     }
   }
 
+  /**
+   * recordNodeSchedulableEvent mirrors the last of the kubelet's node status setters
+   * (kubelet_node_status.go recordNodeSchedulableEvent): when the Node's spec.unschedulable
+   * differs from the last seen, record NodeNotSchedulable or NodeSchedulable. The Node is the
+   * node informer's (tryUpdateNodeStatus reads it from the nodeLister), or the kubelet's own last
+   * write while the informer has none.
+   */
+  private recordNodeSchedulableEvent(): void {
+    const node = this.nodeLister?.get(undefined, this.opts.nodeName) ?? this.node;
+    const unschedulable = !!node?.spec.unschedulable;
+    if (unschedulable === this.lastNodeUnschedulable) return;
+    const reason = unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable';
+    this.event('Normal', reason, `Node ${this.opts.nodeName} status is now: ${reason}`);
+    this.lastNodeUnschedulable = unschedulable;
+  }
+
   private setKey(ready: boolean, imagesVersion: number, bootID: string): void {
     this.keyValid = true;
     this.lastReady = ready;
     this.lastImagesVersion = imagesVersion;
     this.lastBootID = bootID;
   }
+}
+
+/**
+ * nodeStatusPatch is the status part of the patch nodeutil.PatchNodeStatus (pkg/util/node/node.go)
+ * sends to nodes/status as a strategic merge patch: strategicpatch.CreateTwoWayMergePatch from the
+ * old status to the new, conditions patched by type. Addresses are tagged patchStrategy merge by
+ * mistake, so when they change upstream replaces them whole (fixupPatchForNodeStatusAddresses: the
+ * new list and a $patch: replace element, no $setElementOrder). Undefined when nothing changed.
+ */
+export function nodeStatusPatch(
+  from: NodeStatus | undefined,
+  to: NodeStatus,
+): Record<string, unknown> | undefined {
+  const patch = createTwoWayMergePatch(from, to, ['status']);
+  if (from?.addresses?.length && !deepEqual(from.addresses, to.addresses)) {
+    delete patch['$setElementOrder/addresses'];
+    patch.addresses = [...(to.addresses ?? []), { $patch: 'replace' }];
+  }
+  return Object.keys(patch).length ? patch : undefined;
 }
 
 // conditionOfType is the first condition of that type (a loop: no closure per lookup).

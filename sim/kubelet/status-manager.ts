@@ -9,10 +9,10 @@
 import { deepEqual } from '../api/clone.ts';
 import type { Pod, PodStatus } from '../api/types.ts';
 import { isConflict, isNotFound, StatusError } from '../apiserver/errors.ts';
+import { createTwoWayMergePatch, StrategicMergePatchType } from '../apiserver/patch.ts';
 import type { Client } from '../client/client.ts';
 import type { Lister } from '../client/informer.ts';
 import type { Simulation, TimerHandle } from '../engine/simulation.ts';
-import { createMergePatch } from './merge-patch.ts';
 import { mergePodStatus, needsReconcile } from './pod-status.ts';
 
 /** syncPeriod is status_manager.go's syncPeriod. */
@@ -40,6 +40,22 @@ function rv(p: Pod | undefined): number {
 /** isConnectionError is true when kube-apiserver could not be reached at all. */
 export function isConnectionError(e: unknown): boolean {
   return e instanceof StatusError && e.code === 0;
+}
+
+/**
+ * podStatusPatch is the status part of the patch statusutil.PatchPodStatus (pkg/util/pod/pod.go)
+ * sends: strategicpatch.CreateTwoWayMergePatch from the old status to the new, so conditions,
+ * podIPs and hostIPs are patched by their merge keys and the container statuses replaced whole.
+ * The request carries it as {metadata: {uid}, status} with Content-Type
+ * application/strategic-merge-patch+json; the uid makes the patch fail for another pod of the
+ * same name. Undefined when the status is unchanged (upstream's "unchanged": no request).
+ */
+export function podStatusPatch(
+  from: PodStatus | undefined,
+  to: PodStatus,
+): Record<string, unknown> | undefined {
+  const patch = createTwoWayMergePatch(from, to, ['status']);
+  return Object.keys(patch).length ? patch : undefined;
 }
 
 /**
@@ -207,10 +223,17 @@ export class StatusManager {
       if (pod.metadata.uid !== e.uid) return this.removePod(e.uid);
       for (let attempt = 0; e.desired && attempt < 3; attempt++) {
         const merged = mergePodStatus(pod.status, e.desired);
-        const patch = createMergePatch(pod.status, merged);
+        const patch = podStatusPatch(pod.status, merged);
         if (!patch) break;
         try {
-          pod = this.client.patch<Pod>('pods', e.namespace, e.name, { status: patch }, 'status');
+          pod = this.client.patch<Pod>(
+            'pods',
+            e.namespace,
+            e.name,
+            { metadata: { uid: e.uid }, status: patch },
+            'status',
+            StrategicMergePatchType,
+          );
           e.known = pod;
           e.desired = sharedWithStored(e.desired, patch, pod.status);
           break;

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { golden } from '../testing.ts';
-import type { EndpointSlice, Namespace, Service } from '../api/types.ts';
-import { KubeAPIServer } from '../apiserver/apiserver.ts';
+import { frozenAPIServer, golden } from '../testing.ts';
+import type { EndpointSlice, Service } from '../api/types.ts';
 import { Client } from '../client/client.ts';
-import { Simulation } from '../engine/simulation.ts';
 import type { ProgramEntry } from '../engine/trace.ts';
-import { EtcdStore } from '../etcd/store.ts';
 import { iptablesSaveCommand } from './commands.ts';
 import { ruleSpec, type Table } from './iptables.ts';
 import { servicePortEndpointChainName } from './chains.ts';
@@ -69,15 +66,7 @@ const threeEndpoints: EP[] = [
 ];
 
 function newCluster(seed = 1) {
-  const sim = new Simulation({ seed });
-  const etcd = new EtcdStore();
-  const apiserver = new KubeAPIServer(sim, etcd);
-  apiserver.freeze = true;
-  apiserver.create('test', 'namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'default' },
-  } as Namespace);
+  const { sim, api: apiserver } = frozenAPIServer({ sim: { seed } });
   const proxy = (node = 'node-1', nodeIP = '10.0.0.11') =>
     new KubeProxy(sim, new Client(apiserver, `kube-proxy@${node}`), {
       nodeName: node,

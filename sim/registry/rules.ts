@@ -36,6 +36,12 @@ export interface Strategy {
    */
   defaultsInPlace?: boolean;
   /**
+   * ttlSeconds mirrors the registry Store's TTLFunc: kube-apiserver writes each create and update
+   * of the object with an etcd lease of this many seconds (etcd3 store ttlOpts), so it is deleted
+   * that long after its last write.
+   */
+  ttlSeconds?: number;
+  /**
    * fieldLabels are the field selector labels the kind's registered conversion func accepts
    * (pkg/apis/core/v1/conversion.go), and the old names it renames; absent, only metadata.name
    * and metadata.namespace convert (runtime.DefaultMetaV1FieldSelectorConversion).

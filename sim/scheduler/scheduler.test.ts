@@ -7,16 +7,12 @@ import type { TraceEntry } from '../engine/trace.ts';
 import { EtcdStore } from '../etcd/store.ts';
 import { Scheduler } from './scheduler.ts';
 import { makeNode, makePod, type NodeOptions, type PodOptions } from './testing.ts';
+import { frozenAPIServer } from '../testing.ts';
 
 function newCluster(seed = 1, limits?: RateLimits) {
-  const sim = new Simulation({ seed, traceLevel: limits ? 'requests' : 'full' });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  api.create('test', 'namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'default' },
-  } as Namespace);
+  const { sim, api } = frozenAPIServer({
+    sim: { seed, traceLevel: limits ? 'requests' : 'full' },
+  });
   const sched = new Scheduler(sim, new Client(api, Scheduler.NAME, limits), {
     eventClient: new Client(api, Scheduler.NAME, limits),
   });

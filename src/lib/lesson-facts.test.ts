@@ -267,7 +267,7 @@ describe(`${L1} (cluster-tour and apply-to-running, seed 1)`, () => {
       expect(flags(pod)).toBeNull();
   });
 
-  it('"kubectl watches nothing"; "The node lifecycle and taint eviction controllers watched all the time but wrote nothing"; "The kubelet watches only Pods, and only those bound to its own node"', () => {
+  it('"kubectl watches nothing"; "The node lifecycle and taint eviction controllers watched all the time but wrote nothing"; "The kubelet watches only what concerns its own node: the Pods bound to it, and its own Node object"', () => {
     const watched = (c: string) =>
       new Set(
         entries(r(), 'watch')
@@ -282,8 +282,12 @@ describe(`${L1} (cluster-tour and apply-to-running, seed 1)`, () => {
     }
     for (const n of ['node-1', 'node-2', 'node-3']) {
       const events = entries(r(), 'watch').filter((e) => e.to === `kubelet@${n}`);
-      expect(new Set(events.map((e) => e.resource))).toEqual(new Set(['pods']));
+      expect(new Set(events.map((e) => e.resource))).toEqual(new Set(['pods', 'nodes']));
       for (const e of events) {
+        if (e.resource === 'nodes') {
+          expect(e.name).toBe(n);
+          continue;
+        }
         const pod = webPods(r()).find((p) => p.metadata.name === e.name);
         expect(pod?.spec.nodeName).toBe(n);
       }

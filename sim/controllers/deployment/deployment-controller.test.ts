@@ -425,6 +425,11 @@ describe('DeploymentController', () => {
       controller: true,
     });
     expect(rs.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('1');
+    // Adopted with a strategic merge patch (RealRSControl.PatchReplicaSet).
+    const adoptReq = c.sim.trace.find(
+      (e) => e.kind === 'request' && e.verb === 'patch' && e.name === 'web-manual',
+    );
+    expect(adoptReq).toMatchObject({ patchType: 'application/strategic-merge-patch+json' });
     const p = deployment(c).status.conditions?.find((x) => x.type === 'Progressing');
     expect(p?.reason).toBe('NewReplicaSetAvailable');
   });

@@ -16,6 +16,7 @@ import type {
   ReplicaSet,
 } from '../../api/types.ts';
 import { isAlreadyExists, isNotFound, newNotFound, StatusError } from '../../apiserver/errors.ts';
+import { StrategicMergePatchType } from '../../apiserver/patch.ts';
 import type { Client } from '../../client/client.ts';
 import { EventRecorder } from '../../client/events.ts';
 import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
@@ -399,10 +400,24 @@ export class DeploymentController {
           }
           canAdopt = true;
         }
-        this.client.patch('replicasets', ns, rs.metadata.name, adoptPatch(rs, controllerRef));
+        this.client.patch(
+          'replicasets',
+          ns,
+          rs.metadata.name,
+          adoptPatch(rs, controllerRef),
+          undefined,
+          StrategicMergePatchType,
+        );
       },
       release: (rs: ReplicaSet) => {
-        this.client.patch('replicasets', ns, rs.metadata.name, releasePatch(rs, d.metadata.uid));
+        this.client.patch(
+          'replicasets',
+          ns,
+          rs.metadata.name,
+          releasePatch(rs, d.metadata.uid),
+          undefined,
+          StrategicMergePatchType,
+        );
       },
     };
     const candidates = [

@@ -1,30 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { deepClone } from '../../api/clone.ts';
-import type { EndpointSlice, Namespace, Node, Pod, Service } from '../../api/types.ts';
+import type { EndpointSlice, Node, Pod, Service } from '../../api/types.ts';
 import { KubeAPIServer } from '../../apiserver/apiserver.ts';
 import { Client } from '../../client/client.ts';
 import { formatTime } from '../../engine/clock.ts';
-import { Simulation } from '../../engine/simulation.ts';
-import { EtcdStore } from '../../etcd/store.ts';
 import {
   controllerQualifiedName,
   EndpointSliceController,
   LabelManagedBy,
   LabelServiceName,
 } from './endpointslice-controller.ts';
+import { frozenAPIServer } from '../../testing.ts';
 
 function setup(maxEndpointsPerSlice?: number) {
-  const sim = new Simulation({
-    seed: 1,
-    settings: maxEndpointsPerSlice ? { maxEndpointsPerSlice } : {},
+  const { sim, api } = frozenAPIServer({
+    sim: { settings: maxEndpointsPerSlice ? { maxEndpointsPerSlice } : {} },
   });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  api.create('test', 'namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'default' },
-  } as Namespace);
   for (const name of ['node-1', 'node-2'])
     api.create('test', 'nodes', {
       apiVersion: 'v1',

@@ -1,29 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { newControllerRef } from '../../api/podutil.ts';
-import type {
-  EndpointSlice,
-  Namespace,
-  OwnerReference,
-  Pod,
-  ReplicaSet,
-  Service,
-} from '../../api/types.ts';
+import type { EndpointSlice, OwnerReference, Pod, ReplicaSet, Service } from '../../api/types.ts';
 import { KubeAPIServer } from '../../apiserver/apiserver.ts';
 import { Client } from '../../client/client.ts';
 import { Simulation } from '../../engine/simulation.ts';
 import type { RequestEntry } from '../../engine/trace.ts';
-import { EtcdStore } from '../../etcd/store.ts';
 import { GarbageCollector, gcResources } from './garbage-collector.ts';
+import { frozenAPIServer } from '../../testing.ts';
 
 function setup() {
-  const sim = new Simulation({ seed: 1 });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  api.create('test', 'namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'default' },
-  } as Namespace);
+  const { sim, api } = frozenAPIServer();
   return { sim, api };
 }
 

@@ -1,25 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { deepClone } from '../../api/clone.ts';
-import type { Event, Lease, Namespace, Node, NodeCondition, Pod } from '../../api/types.ts';
+import type { Event, Lease, Node, NodeCondition, Pod } from '../../api/types.ts';
 import { KubeAPIServer } from '../../apiserver/apiserver.ts';
 import { Client } from '../../client/client.ts';
 import { formatMicroTime, formatTime, parseTime } from '../../engine/clock.ts';
 import type { Settings } from '../../engine/settings.ts';
+import type { RequestEntry } from '../../engine/trace.ts';
 import { Simulation } from '../../engine/simulation.ts';
-import { EtcdStore } from '../../etcd/store.ts';
 import { NodeLifecycleController } from './node-lifecycle-controller.ts';
+import { frozenAPIServer } from '../../testing.ts';
 
 function newCluster(settings: Partial<Settings> = {}) {
-  const sim = new Simulation({ seed: 1, settings });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  for (const name of ['default', 'kube-node-lease'])
-    api.create('test', 'namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name },
-    } as Namespace);
-  return { sim, api };
+  return frozenAPIServer({ sim: { settings }, namespaces: ['default', 'kube-node-lease'] });
 }
 
 function conditions(t: number, ready: 'True' | 'False' = 'True'): NodeCondition[] {
@@ -312,6 +304,28 @@ describe('NodeLifecycleController', () => {
     sim.runUntil(105_000);
     expect(taints(node(api, 'node-1'))).toEqual([]);
     expect(cond(node(api, 'node-1'), 'Ready')?.status).toBe('True');
+  });
+
+  it('adds and removes taints with strategic merge patches of nodes (PatchNodeTaints)', () => {
+    const { sim, api, kubelets } = setup(['node-1', 'node-2', 'node-3']);
+    sim.runUntil(31_500);
+    const k = kubelets.get('node-1')!;
+    k.renewing = false;
+    sim.runUntil(100_000);
+    k.postStatus('True');
+    k.renewing = true;
+    sim.runUntil(105_000);
+    const patches = sim.trace.filter(
+      (e): e is RequestEntry =>
+        e.kind === 'request' &&
+        e.verb === 'patch' &&
+        e.resource === 'nodes' &&
+        e.from === NodeLifecycleController.NAME,
+    );
+    // The admission not-ready taints of three nodes, then node-1's unreachable taints on and off.
+    expect(patches.length).toBeGreaterThanOrEqual(5);
+    for (const e of patches) expect(e.patchType).toBe('application/strategic-merge-patch+json');
+    expect(taints(node(api, 'node-1'))).toEqual([]);
   });
 
   it('taints at most one node per 10s in a zone (--node-eviction-rate 0.1)', () => {

@@ -6,6 +6,7 @@
 import { deepEqual } from '../../api/clone.ts';
 import type { Node, Taint } from '../../api/types.ts';
 import { isConflict } from '../../apiserver/errors.ts';
+import { StrategicMergePatchType } from '../../apiserver/patch.ts';
 import type { Client } from '../../client/client.ts';
 import { formatTime } from '../../engine/clock.ts';
 
@@ -66,15 +67,23 @@ function removeTaint(taints: Taint[], taint: Taint): [Taint[], boolean] {
 const UpdateTaintBackoffSteps = 5;
 
 /**
- * patchNodeTaints mirrors controller.PatchNodeTaints: a patch carrying the node's resourceVersion
- * (so a concurrent change conflicts) and the whole new taint list.
- * Simplification: a JSON merge patch stands in for the strategic merge patch.
+ * patchNodeTaints mirrors controller.PatchNodeTaints (pkg/controller/controller_utils.go): the
+ * strategic merge patch CreateTwoWayMergePatch makes from the node without its resourceVersion to
+ * the node with the new taints, so it carries the resourceVersion (a concurrent change conflicts)
+ * and the whole new taint list (spec.taints has no merge key; null when none is left).
  */
 function patchNodeTaints(client: Client, node: Node, taints: Taint[]): void {
-  client.patch<Node>('nodes', undefined, node.metadata.name, {
-    metadata: { resourceVersion: node.metadata.resourceVersion },
-    spec: { taints: taints.length ? taints : null },
-  });
+  client.patch<Node>(
+    'nodes',
+    undefined,
+    node.metadata.name,
+    {
+      metadata: { resourceVersion: node.metadata.resourceVersion },
+      spec: { taints: taints.length ? taints : null },
+    },
+    undefined,
+    StrategicMergePatchType,
+  );
 }
 
 // retryOnConflict mirrors clientretry.RetryOnConflict with UpdateTaintBackoff.

@@ -285,6 +285,15 @@ describe('ReplicaSetController claims Pods', () => {
     c.sim.runUntil(10_000);
     const released = c.kubectl.get<Pod>('pods', 'default', victim.metadata.name);
     expect(released.metadata.ownerReferences).toBeUndefined();
+    // The release is a strategic merge patch deleting the reference by uid (RealPodControl.PatchPod).
+    const releaseReq = c.sim.trace.find(
+      (e) =>
+        e.kind === 'request' &&
+        e.verb === 'patch' &&
+        e.from === 'replicaset-controller' &&
+        e.name === victim.metadata.name,
+    );
+    expect(releaseReq).toMatchObject({ patchType: 'application/strategic-merge-patch+json' });
     const all = pods(c);
     expect(all).toHaveLength(4);
     const rs = c.kubectl.get<ReplicaSet>('replicasets', 'default', 'web');
@@ -318,7 +327,7 @@ describe('ReplicaSetController claims Pods', () => {
     const adoptReq = c.sim.trace.find(
       (e) => e.kind === 'request' && e.verb === 'patch' && e.name === 'stray',
     );
-    expect(adoptReq).toBeDefined();
+    expect(adoptReq).toMatchObject({ patchType: 'application/strategic-merge-patch+json' });
     expect(events(c, 'SuccessfulDelete').map((e) => e.message)).toEqual(['Deleted pod: stray']);
   });
 

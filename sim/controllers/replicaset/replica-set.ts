@@ -22,6 +22,7 @@ import type {
   ReplicaSetStatus,
 } from '../../api/types.ts';
 import { isNotFound, StatusError } from '../../apiserver/errors.ts';
+import { StrategicMergePatchType } from '../../apiserver/patch.ts';
 import type { Client } from '../../client/client.ts';
 import { EventRecorder } from '../../client/events.ts';
 import { SharedInformerFactory, type Informer } from '../../client/informer.ts';
@@ -488,6 +489,8 @@ export class ReplicaSetController {
           pod.metadata.namespace,
           pod.metadata.name,
           adoptPatch(pod, controllerRef),
+          undefined,
+          StrategicMergePatchType,
         );
       },
       release: (pod: Pod) => {
@@ -496,6 +499,8 @@ export class ReplicaSetController {
           pod.metadata.namespace,
           pod.metadata.name,
           releasePatch(pod, rs.metadata.uid),
+          undefined,
+          StrategicMergePatchType,
         );
       },
     };

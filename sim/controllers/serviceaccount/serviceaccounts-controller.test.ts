@@ -2,20 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Namespace, ServiceAccount } from '../../api/types.ts';
 import { KubeAPIServer } from '../../apiserver/apiserver.ts';
 import { Client } from '../../client/client.ts';
-import { Simulation } from '../../engine/simulation.ts';
-import { EtcdStore } from '../../etcd/store.ts';
 import { ServiceAccountsController } from './serviceaccounts-controller.ts';
+import { frozenAPIServer } from '../../testing.ts';
 
 function setup(namespaces: string[]) {
-  const sim = new Simulation({ seed: 1 });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  for (const name of namespaces)
-    api.create('test', 'namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name },
-    } as Namespace);
+  const { sim, api } = frozenAPIServer({ namespaces });
   const c = new ServiceAccountsController(sim, new Client(api, ServiceAccountsController.NAME));
   c.start();
   return { sim, api };

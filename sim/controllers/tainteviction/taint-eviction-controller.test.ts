@@ -1,30 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { deepClone } from '../../api/clone.ts';
-import type { Event, Namespace, Node, Pod, Taint, Toleration } from '../../api/types.ts';
+import type { Event, Node, Pod, Taint, Toleration } from '../../api/types.ts';
 import { KubeAPIServer } from '../../apiserver/apiserver.ts';
 import { Client } from '../../client/client.ts';
 import { formatTime } from '../../engine/clock.ts';
-import { Simulation } from '../../engine/simulation.ts';
-import { EtcdStore } from '../../etcd/store.ts';
 import {
   getMatchingTolerations,
   getMinTolerationTime,
   TaintEvictionController,
 } from './taint-eviction-controller.ts';
+import { frozenAPIServer } from '../../testing.ts';
 
 const unreachable: Taint = { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' };
 const notReady: Taint = { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' };
 const custom: Taint = { key: 'example.com/evict', effect: 'NoExecute' };
 
 function setup() {
-  const sim = new Simulation({ seed: 1 });
-  const api = new KubeAPIServer(sim, new EtcdStore());
-  api.freeze = true;
-  api.create('test', 'namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'default' },
-  } as Namespace);
+  const { sim, api } = frozenAPIServer();
   api.create('test', 'nodes', {
     apiVersion: 'v1',
     kind: 'Node',

@@ -1,5 +1,7 @@
 // Mirrors pkg/registry/core/event/strategy.go: the Event's selectable fields (ToSelectableFields)
-// and the labels its field label conversion func accepts (pkg/apis/core/v1/conversion.go).
+// and the labels its field label conversion func accepts (pkg/apis/core/v1/conversion.go); and the
+// TTL its storage (pkg/registry/core/event/storage/storage.go, shared by events.k8s.io/v1) gives
+// every write: kube-apiserver's --event-ttl, 1h by default.
 
 import type { AnyObject, Event } from '../../../api/types.ts';
 import type { Strategy } from '../../rules.ts';
@@ -20,9 +22,13 @@ const EVENT_FIELD_LABELS: ReadonlySet<string> = new Set([
   'metadata.name',
 ]);
 
+/** eventTTLSeconds is kube-apiserver's --event-ttl default (1h). */
+export const eventTTLSeconds = 3600;
+
 /** eventStrategy is the Event's REST strategy. */
 export const eventStrategy: Strategy = {
   fieldLabels: { labels: EVENT_FIELD_LABELS },
+  ttlSeconds: eventTTLSeconds,
   selectableField: eventSelectableField,
 };
 
