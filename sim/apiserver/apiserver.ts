@@ -425,13 +425,43 @@ export class KubeAPIServer {
   }
 
   /**
-   * allocateClusterIP mirrors initIPFamilyFields' pre-validation of the cluster IPs and
-   * allocClusterIPs (pkg/registry/core/service/storage/alloc.go): a requested IP is reserved or
-   * refused with the allocator's error, a missing one is drawn.
+   * allocateClusterIP mirrors normalizeClusterIPs, initIPFamilyFields and allocClusterIPs
+   * (pkg/registry/core/service/storage/alloc.go): an ExternalName Service gets nothing; a headless
+   * one (`None`) gets no address, SingleStack, or RequireDualStack with both families when it has
+   * no selector; a requested IP is reserved or refused with the allocator's error, a missing one
+   * is drawn.
+   * Simplification: one IPv4 ServiceCIDR, so a request for IPv6 or dual-stack is refused as a
+   * single-stack cluster refuses it.
    */
   private allocateClusterIP(svc: Service): void {
-    if (svc.spec.clusterIP === 'None') return;
-    let ip = svc.spec.clusterIP;
+    const spec = svc.spec;
+    // normalizeClusterIPs: clusterIP and clusterIPs[0] say the same.
+    if (!spec.clusterIP && spec.clusterIPs?.length) spec.clusterIP = spec.clusterIPs[0];
+    else if (spec.clusterIP && !spec.clusterIPs?.length) spec.clusterIPs = [spec.clusterIP];
+    if (spec.type === 'ExternalName') return;
+    const headless = spec.clusterIP === 'None';
+    const selectorless = !spec.selector || Object.keys(spec.selector).length === 0;
+    spec.ipFamilyPolicy ||= headless && selectorless ? 'RequireDualStack' : 'SingleStack';
+    const errs: FieldError[] = [];
+    if (spec.ipFamilyPolicy === 'SingleStack' && (spec.ipFamilies?.length ?? 0) > 1)
+      errs.push({ field: 'spec.ipFamilyPolicy', type: 'Invalid value', value: spec.ipFamilyPolicy, detail: "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified" });
+    if (headless && selectorless) {
+      // The special case: a headless Service without a selector may name both families.
+      spec.ipFamilies = spec.ipFamilies?.length ? spec.ipFamilies : ['IPv4'];
+      if (spec.ipFamilies.length < 2 && spec.ipFamilyPolicy !== 'SingleStack') spec.ipFamilies = [...spec.ipFamilies, spec.ipFamilies[0] === 'IPv4' ? 'IPv6' : 'IPv4'];
+    } else {
+      if (spec.ipFamilyPolicy === 'RequireDualStack') errs.push({ field: 'spec.ipFamilyPolicy', type: 'Invalid value', value: spec.ipFamilyPolicy, detail: 'this cluster is not configured for dual-stack services' });
+      (spec.ipFamilies ?? []).forEach((f, i) => {
+        if (f !== 'IPv4') errs.push({ field: `spec.ipFamilies[${i}]`, type: 'Invalid value', value: f, detail: 'not configured on this cluster' });
+      });
+    }
+    if (errs.length) throw newInvalid('Service', svc.metadata.name, errs);
+    if (!spec.ipFamilies?.length) spec.ipFamilies = ['IPv4'];
+    if (headless) {
+      spec.clusterIPs = ['None'];
+      return;
+    }
+    let ip = spec.clusterIP;
     if (!ip) ip = this.clusterIPs.allocateNext(this.rng);
     else {
       const invalid = validateClusterIP(ip);
@@ -439,10 +469,27 @@ export class KubeAPIServer {
       const err = this.clusterIPs.allocate(ip);
       if (err !== undefined) throw newInvalid('Service', svc.metadata.name, [clusterIPAllocationError(svc, ip, err)]);
     }
-    svc.spec.clusterIP = ip;
-    svc.spec.clusterIPs = [ip];
-    svc.spec.ipFamilies ??= ['IPv4'];
-    svc.spec.ipFamilyPolicy ??= 'SingleStack';
+    spec.clusterIP = ip;
+    spec.clusterIPs = [ip];
+  }
+
+  /**
+   * updateClusterIP mirrors the cluster-IP part of the storage's allocateUpdate and releasing the
+   * old IPs after an update (pkg/registry/core/service/storage/alloc.go): a Service that becomes
+   * ExternalName frees its address, one that stops being ExternalName gets one as on create; then
+   * the node ports (updateNodePorts). All or nothing, as the storage's transaction.
+   */
+  private updateClusterIP(old: Service, svc: Service): void {
+    if (old.spec.type === 'ExternalName' && svc.spec.type !== 'ExternalName') this.allocateClusterIP(svc);
+    const allocated = svc.spec.clusterIP !== old.spec.clusterIP ? svc.spec.clusterIP : undefined;
+    try {
+      this.updateNodePorts(old, svc);
+    } catch (e) {
+      if (allocated) this.clusterIPs.release(allocated);
+      throw e;
+    }
+    const oldIP = old.spec.clusterIP;
+    if (oldIP && oldIP !== 'None' && svc.spec.clusterIP !== oldIP) this.clusterIPs.release(oldIP);
   }
 
   private withRV<T extends AnyObject>(obj: T, rev: number): T {
@@ -640,8 +687,8 @@ export class KubeAPIServer {
       r.rules.strategy?.prepareForUpdate?.(next as unknown as AnyObject, cur);
       const errs: FieldError[] = r.rules.strategy?.validate?.(next as unknown as AnyObject) ?? [];
       if (errs.length) throw newInvalid(qualifiedKind(r), cur.metadata.name, errs);
-      // Simplification: node ports are allocated after validation (upstream: before, in beginUpdate).
-      if (r.resource === 'services') this.updateNodePorts(cur as unknown as Service, next as unknown as Service);
+      // Simplification: cluster IPs and node ports are allocated after validation (upstream: before, in beginUpdate).
+      if (r.resource === 'services') this.updateClusterIP(cur as unknown as Service, next as unknown as Service);
     }
     return next as unknown as T;
   }
