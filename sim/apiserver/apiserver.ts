@@ -553,7 +553,7 @@ export class KubeAPIServer {
       this.checkNamespace(r, m.namespace);
       const generated = !m.name && !!m.generateName;
       if (generated) m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
-      const nameErrs = validateName(m.name ?? '', !!r.rules.strategy?.nameIsDNSLabel);
+      const nameErrs = validateName(m.name ?? '', !!r.rules.strategy?.nameIsDNSLabel, !!r.rules.strategy?.nameIsDNS1035Label);
       if (nameErrs.length) throw newInvalid(qualifiedKind(r), m.name ?? '', nameErrs);
       m.uid = this.newUID();
       m.creationTimestamp = formatTime(this.sim.now());

@@ -3,8 +3,7 @@
 // and ValidateService (pkg/apis/core/validation/validation.go). Allocation of cluster IPs and node
 // ports is the service REST storage's (pkg/registry/core/service/storage/alloc.go), in
 // kube-apiserver.
-// Simplification: ValidateService leaves out the name's DNS-1035 rule (the generic DNS-1123
-// subdomain rule applies), selector label syntax, appProtocol, loadBalancerClass, source-range
+// Simplification: ValidateService leaves out selector label syntax, appProtocol, loadBalancerClass, source-range
 // syntax, trafficDistribution values, the special-IP checks of externalIPs and the deprecated
 // topology annotations.
 
@@ -33,6 +32,8 @@ export const serviceStrategy: Strategy = {
   prepareForUpdate: prepareServiceForUpdate,
   validate: (obj) => validateService(obj as Service),
   defaultsInPlace: true,
+  // ValidateServiceName is NameIsDNS1035Label.
+  nameIsDNS1035Label: true,
   fieldLabels: { labels: SERVICE_FIELD_LABELS },
   selectableField: serviceSelectableField,
 };
