@@ -323,19 +323,36 @@ export function parseArgs(words: string[]): ParseResult {
     };
   }
   let path = name;
-  const group = GROUPS.find((g) => g.name === name);
-  if (group) {
+  let group = GROUPS.find((g) => g.name === name);
+  while (group) {
     // The subcommand is the first non-flag word after the command.
     const j = rest.findIndex((w) => !w.startsWith('-'));
     const sub = j >= 0 ? rest[j] : undefined;
-    const registered = sub !== undefined ? commandFor(`${name} ${sub}`) : undefined;
+    // A group inside this one ("create service", or its alias "create svc").
+    const inner =
+      sub === undefined
+        ? undefined
+        : GROUPS.find(
+            (g) =>
+              g.name === `${path} ${sub}` ||
+              (g.name.startsWith(`${path} `) &&
+                !g.name.slice(path.length + 1).includes(' ') &&
+                g.aliases?.includes(sub)),
+          );
+    if (inner) {
+      path = inner.name;
+      rest = [...rest.slice(0, j), ...rest.slice(j + 1)];
+      group = inner;
+      continue;
+    }
+    const registered = sub !== undefined ? commandFor(`${path} ${sub}`) : undefined;
     if (registered) {
       path = registered.path;
       rest = [...rest.slice(0, j), ...rest.slice(j + 1)];
     } else if (sub !== undefined && group.subcommands.includes(sub)) {
       return {
         ok: false,
-        stderr: `error: kubectl ${name} ${sub} is not supported in this simulator\n`,
+        stderr: `error: kubectl ${path} ${sub} is not supported in this simulator\n`,
         exitCode: 1,
       };
     } else if (group.help) {
@@ -345,7 +362,7 @@ export function parseArgs(words: string[]): ParseResult {
       if (words.length > 0)
         return {
           ok: false,
-          stderr: `error: ${usageError(name, `unknown command ${goQuoteArg(words.join(' '))}`)}\n`,
+          stderr: `error: ${usageError(path, `unknown command ${goQuoteArg(words.join(' '))}`)}\n`,
           exitCode: 1,
         };
       const help = group.help;
@@ -356,6 +373,7 @@ export function parseArgs(words: string[]): ParseResult {
         exitCode: 1,
       };
     }
+    break;
   }
   const cmd = commandFor(path);
   if (!cmd)
