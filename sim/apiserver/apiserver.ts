@@ -441,36 +441,39 @@ export class KubeAPIServer {
     if (spec.type === 'ExternalName') return;
     const headless = spec.clusterIP === 'None';
     const selectorless = !spec.selector || Object.keys(spec.selector).length === 0;
-    spec.ipFamilyPolicy ||= headless && selectorless ? 'RequireDualStack' : 'SingleStack';
+    const policy = spec.ipFamilyPolicy || (headless && selectorless ? 'RequireDualStack' : 'SingleStack');
+    let families = spec.ipFamilies ?? [];
     const errs: FieldError[] = [];
-    if (spec.ipFamilyPolicy === 'SingleStack' && (spec.ipFamilies?.length ?? 0) > 1)
-      errs.push({ field: 'spec.ipFamilyPolicy', type: 'Invalid value', value: spec.ipFamilyPolicy, detail: "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified" });
+    if (policy === 'SingleStack' && families.length > 1)
+      errs.push({ field: 'spec.ipFamilyPolicy', type: 'Invalid value', value: policy, detail: "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified" });
     if (headless && selectorless) {
       // The special case: a headless Service without a selector may name both families.
-      spec.ipFamilies = spec.ipFamilies?.length ? spec.ipFamilies : ['IPv4'];
-      if (spec.ipFamilies.length < 2 && spec.ipFamilyPolicy !== 'SingleStack') spec.ipFamilies = [...spec.ipFamilies, spec.ipFamilies[0] === 'IPv4' ? 'IPv6' : 'IPv4'];
+      if (!families.length) families = ['IPv4'];
+      if (families.length < 2 && policy !== 'SingleStack') families = [...families, families[0] === 'IPv4' ? 'IPv6' : 'IPv4'];
     } else {
-      if (spec.ipFamilyPolicy === 'RequireDualStack') errs.push({ field: 'spec.ipFamilyPolicy', type: 'Invalid value', value: spec.ipFamilyPolicy, detail: 'this cluster is not configured for dual-stack services' });
-      (spec.ipFamilies ?? []).forEach((f, i) => {
+      if (policy === 'RequireDualStack') errs.push({ field: 'spec.ipFamilyPolicy', type: 'Invalid value', value: policy, detail: 'this cluster is not configured for dual-stack services' });
+      families.forEach((f, i) => {
         if (f !== 'IPv4') errs.push({ field: `spec.ipFamilies[${i}]`, type: 'Invalid value', value: f, detail: 'not configured on this cluster' });
       });
+      if (!families.length) families = ['IPv4'];
     }
     if (errs.length) throw newInvalid('Service', svc.metadata.name, errs);
-    if (!spec.ipFamilies?.length) spec.ipFamilies = ['IPv4'];
-    if (headless) {
-      spec.clusterIPs = ['None'];
-      return;
-    }
-    let ip = spec.clusterIP;
-    if (!ip) ip = this.clusterIPs.allocateNext(this.rng);
+    if (headless) spec.clusterIPs = ['None'];
     else {
-      const invalid = validateClusterIP(ip);
-      if (invalid) throw newInvalid('Service', svc.metadata.name, [invalid]);
-      const err = this.clusterIPs.allocate(ip);
-      if (err !== undefined) throw newInvalid('Service', svc.metadata.name, [clusterIPAllocationError(svc, ip, err)]);
+      let ip = spec.clusterIP;
+      if (!ip) ip = this.clusterIPs.allocateNext(this.rng);
+      else {
+        const invalid = validateClusterIP(ip);
+        if (invalid) throw newInvalid('Service', svc.metadata.name, [invalid]);
+        const err = this.clusterIPs.allocate(ip);
+        if (err !== undefined) throw newInvalid('Service', svc.metadata.name, [clusterIPAllocationError(svc, ip, err)]);
+      }
+      spec.clusterIP = ip;
+      spec.clusterIPs = [ip];
     }
-    spec.clusterIP = ip;
-    spec.clusterIPs = [ip];
+    // Set after the address, in the order the simulator always set them (stored JSON key order).
+    spec.ipFamilies = families;
+    spec.ipFamilyPolicy = policy;
   }
 
   /**

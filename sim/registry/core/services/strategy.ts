@@ -139,6 +139,9 @@ export function externallyAccessible(svc: Service): boolean {
  * allocateLoadBalancerNodePorts for LoadBalancer.
  */
 export function defaultService(s: Service): void {
+  // The fields are set in the order the simulator always set them, so stored objects keep their
+  // JSON key order.
+  s.spec.type ||= 'ClusterIP';
   s.spec.sessionAffinity ||= 'None';
   if (s.spec.sessionAffinity === 'None') delete s.spec.sessionAffinityConfig;
   if (
@@ -148,18 +151,17 @@ export function defaultService(s: Service): void {
     s.spec.sessionAffinityConfig = {
       clientIP: { timeoutSeconds: DefaultClientIPServiceAffinitySeconds },
     };
-  s.spec.type ||= 'ClusterIP';
+  const t = s.spec.type;
+  if (t === 'NodePort' || t === 'LoadBalancer' || t === 'ClusterIP')
+    s.spec.internalTrafficPolicy ??= 'Cluster';
+  if (externallyAccessible(s)) s.spec.externalTrafficPolicy ||= 'Cluster';
+  if (t === 'LoadBalancer') s.spec.allocateLoadBalancerNodePorts ??= true;
   for (const p of s.spec.ports ?? []) {
     p.protocol ||= 'TCP';
     // A zero targetPort (0 or "") means the port itself.
     if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '')
       p.targetPort = p.port;
   }
-  if (externallyAccessible(s)) s.spec.externalTrafficPolicy ||= 'Cluster';
-  const t = s.spec.type;
-  if (t === 'NodePort' || t === 'LoadBalancer' || t === 'ClusterIP')
-    s.spec.internalTrafficPolicy ??= 'Cluster';
-  if (t === 'LoadBalancer') s.spec.allocateLoadBalancerNodePorts ??= true;
 }
 
 // prepareServiceForCreate mirrors PrepareForCreate: a new Service starts with an empty status
