@@ -11,10 +11,10 @@ import { changedFields, deepClone, deepFreeze, hasUndefined } from '../api/clone
 import type { Selector } from '../api/labels.ts';
 import { labelSelectorAsSelector } from '../api/labels.ts';
 import { isPodReady } from '../api/podutil.ts';
-import type { AnyObject, Binding, Deployment, Event, Eviction, Namespace, Pod, PodDisruptionBudget, ReplicaSet, ResourceName, Scale, Service, ServiceAccount } from '../api/types.ts';
+import type { AnyObject, Binding, Deployment, Event, Eviction, IPAddress, Namespace, Pod, PodDisruptionBudget, ReplicaSet, ResourceName, Scale, Service, ServiceAccount, ServiceCIDR } from '../api/types.ts';
 import { updateDisruptionAllowedCondition } from '../registry/policy/poddisruptionbudgets/helpers.ts';
 import { formatTime } from '../engine/clock.ts';
-import { randString } from '../engine/rng.ts';
+import { randString, type Rng } from '../engine/rng.ts';
 import type { Simulation } from '../engine/simulation.ts';
 import type { RequestEntry } from '../engine/trace.ts';
 import type { EtcdStore, KeyValue, WatchEvent } from '../etcd/store.ts';
@@ -145,6 +145,8 @@ export class KubeAPIServer {
   private watchId = 0;
   /** clusterIPs is the Service ClusterIP allocator (the default ServiceCIDR). */
   private readonly clusterIPs = new ServiceIPAllocator(serviceClusterIPRange);
+  /** ipAllocatorRng draws the UIDs of the IPAddress and ServiceCIDR objects, on a stream of its own. */
+  private readonly ipAllocatorRng: Rng;
   /** tokenVolumeRng draws the ServiceAccount plugin's volume names, on a stream of its own. */
   private readonly tokenVolumeRng;
   /** serviceAccounts is what the ServiceAccount admission plugin looks ServiceAccounts up in. */
@@ -161,6 +163,7 @@ export class KubeAPIServer {
     this.rng = sim.rng.fork('kube-apiserver');
     this.nodePorts = new PortAllocator(defaultServiceNodePortRange, sim.rng.fork('kube-apiserver/service-node-port-allocator'));
     this.tokenVolumeRng = sim.rng.fork('kube-apiserver/serviceaccount-admission');
+    this.ipAllocatorRng = sim.rng.fork('kube-apiserver/ipallocator');
     this.serviceAccounts = {
       get: (ns, name) => this.etcd.get<ServiceAccount>(keyFor(resources.serviceaccounts, ns, name))?.value,
       defaultPending: (ns) => this.etcd.get<Namespace>(keyFor(resources.namespaces, undefined, ns))?.value.status?.phase === 'Active',
@@ -295,11 +298,11 @@ export class KubeAPIServer {
   // aaaaaaaa-bbbb-4bbb-Vccc-ccccdddddddd where V is 8-b. The text is built from character codes
   // in one go: concatenating its pieces would keep a tree of string fragments alive for every
   // object (a tenth of the heap at scale).
-  private newUID(): string {
-    const a = this.rng.next();
-    const b = this.rng.next();
-    const c = this.rng.next();
-    const d = this.rng.next();
+  private newUID(rng = this.rng): string {
+    const a = rng.next();
+    const b = rng.next();
+    const c = rng.next();
+    const d = rng.next();
     const u = uidCodes;
     for (let i = 0; i < 8; i++) u[i] = hexCode(a, i);
     for (let i = 0; i < 4; i++) u[9 + i] = hexCode(b, i);
@@ -420,7 +423,7 @@ export class KubeAPIServer {
 
   // releaseServiceAllocations frees what a Service holds: its cluster IP and node ports.
   private releaseServiceAllocations(svc: Service): void {
-    this.clusterIPs.release(svc.spec.clusterIP ?? '');
+    this.releaseClusterIP(svc.spec.clusterIP);
     for (const p of svc.spec.ports ?? []) if (p.nodePort) this.nodePorts.release(p.nodePort);
   }
 
@@ -468,12 +471,76 @@ export class KubeAPIServer {
         const err = this.clusterIPs.allocate(ip);
         if (err !== undefined) throw newInvalid('Service', svc.metadata.name, [clusterIPAllocationError(svc, ip, err)]);
       }
+      this.createIPAddress(ip, svc);
       spec.clusterIP = ip;
       spec.clusterIPs = [ip];
     }
     // Set after the address, in the order the simulator always set them (stored JSON key order).
     spec.ipFamilies = families;
     spec.ipFamilyPolicy = policy;
+  }
+
+  /**
+   * createIPAddress mirrors Allocator.createIPAddress (pkg/registry/core/service/ipallocator/
+   * ipallocator.go): every allocated cluster IP is an IPAddress object named by the IP, labelled
+   * with its family and manager, whose parentRef is the Service.
+   * Simplification: kube-apiserver writes it to etcd within the Service's request (upstream's
+   * allocator creates it through its loopback client, a request of its own), and the allocator's
+   * bitmap, not the IPAddress objects, says which IPs are taken.
+   */
+  private createIPAddress(ip: string, svc: Service): void {
+    const r = this.info('ipaddresses');
+    const key = keyFor(r, undefined, ip);
+    const obj: IPAddress = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'IPAddress',
+      metadata: {
+        name: ip,
+        labels: { 'ipaddress.kubernetes.io/ip-family': 'IPv4', 'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io' },
+        uid: this.newUID(this.ipAllocatorRng),
+        resourceVersion: '',
+        creationTimestamp: formatTime(this.sim.now()),
+      },
+      // ParentReference.group is omitempty: the core group leaves it out.
+      spec: { parentRef: { resource: 'services', namespace: svc.metadata.namespace, name: svc.metadata.name } },
+    };
+    const res = this.etcd.create<IPAddress>(key, (rev) => this.withRV(obj, rev));
+    if (res.succeeded) this.recordStore('txn-create', key, res.revision, r, undefined, ip);
+  }
+
+  // releaseClusterIP frees a Service's cluster IP (none for "None" or an ExternalName Service) and
+  // deletes its IPAddress, as Allocator.Release does.
+  private releaseClusterIP(ip: string | undefined): void {
+    if (!ip || ip === 'None') return;
+    this.clusterIPs.release(ip);
+    const r = this.info('ipaddresses');
+    const key = keyFor(r, undefined, ip);
+    const kv = this.etcd.get<IPAddress>(key);
+    if (!kv) return;
+    const res = this.etcd.delete<IPAddress>(key, kv.modRevision);
+    this.recordStore('txn-delete', key, res.revision, r, undefined, ip);
+  }
+
+  /**
+   * createDefaultServiceCIDR mirrors the default ServiceCIDR controller of kube-apiserver
+   * (pkg/controlplane/controller/defaultservicecidr): the ServiceCIDR `kubernetes` holds
+   * --service-cluster-ip-range and is Ready.
+   * Simplification: written once at bootstrap; kube-controller-manager's servicecidrs controller
+   * (its finalizer) is not modelled.
+   */
+  createDefaultServiceCIDR(): void {
+    const r = this.info('servicecidrs');
+    const key = keyFor(r, undefined, 'kubernetes');
+    const now = formatTime(this.sim.now());
+    const obj: ServiceCIDR = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'ServiceCIDR',
+      metadata: { name: 'kubernetes', uid: this.newUID(this.ipAllocatorRng), resourceVersion: '', creationTimestamp: now },
+      spec: { cidrs: [serviceClusterIPRange] },
+      status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now, reason: '', message: 'Kubernetes default Service CIDR is ready' }] },
+    };
+    const res = this.etcd.create<ServiceCIDR>(key, (rev) => this.withRV(obj, rev));
+    if (res.succeeded) this.recordStore('txn-create', key, res.revision, r, undefined, 'kubernetes');
   }
 
   /**
@@ -488,11 +555,11 @@ export class KubeAPIServer {
     try {
       this.updateNodePorts(old, svc);
     } catch (e) {
-      if (allocated) this.clusterIPs.release(allocated);
+      if (allocated) this.releaseClusterIP(allocated);
       throw e;
     }
     const oldIP = old.spec.clusterIP;
-    if (oldIP && oldIP !== 'None' && svc.spec.clusterIP !== oldIP) this.clusterIPs.release(oldIP);
+    if (svc.spec.clusterIP !== oldIP) this.releaseClusterIP(oldIP);
   }
 
   private withRV<T extends AnyObject>(obj: T, rev: number): T {
@@ -523,7 +590,7 @@ export class KubeAPIServer {
       try {
         this.initNodePorts(obj);
       } catch (e) {
-        this.clusterIPs.release(obj.spec.clusterIP ?? '');
+        this.releaseClusterIP(obj.spec.clusterIP);
         throw e;
       }
     }

@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Namespace, Service } from '../api/types.ts';
+import type { IPAddress, Namespace, Service } from '../api/types.ts';
 import { Simulation } from '../engine/simulation.ts';
 import { EtcdStore } from '../etcd/store.ts';
 import { KubeAPIServer } from './apiserver.ts';
@@ -40,6 +40,43 @@ function caught(fn: () => unknown): StatusError {
   }
   throw new Error('expected a StatusError');
 }
+
+describe('IPAddress objects (MultiCIDRServiceAllocator)', () => {
+  it('records each allocated cluster IP as an IPAddress whose parentRef is the Service, and deletes it on release', () => {
+    const api = newServer();
+    const s = api.create('test', 'services', svc('web', {}));
+    const ips = api.peekAll<IPAddress>('ipaddresses');
+    expect(ips.map((i) => i.metadata.name)).toEqual([s.spec.clusterIP]);
+    expect(ips[0].metadata.labels).toEqual({
+      'ipaddress.kubernetes.io/ip-family': 'IPv4',
+      'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io',
+    });
+    expect(ips[0].spec.parentRef).toEqual({
+      resource: 'services',
+      namespace: 'default',
+      name: 'web',
+    });
+    // Headless and ExternalName Services hold no address.
+    api.create('test', 'services', svc('db', { clusterIP: 'None' }));
+    api.create(
+      'test',
+      'services',
+      svc('ext', { type: 'ExternalName', externalName: 'x.example.com' }),
+    );
+    expect(api.peekAll<IPAddress>('ipaddresses')).toHaveLength(1);
+    // A refused create leaves none behind.
+    caught(() =>
+      api.create('test', 'services', svc('bad', { clusterIP: '10.96.0.77', ports: [{ port: 0 }] })),
+    );
+    expect(api.peekAll<IPAddress>('ipaddresses').map((i) => i.metadata.name)).toEqual([
+      s.spec.clusterIP,
+    ]);
+    api.patch('test', 'services', 'default', 'web', {
+      spec: { type: 'ExternalName', externalName: 'web.example.com' },
+    });
+    expect(api.peekAll<IPAddress>('ipaddresses')).toEqual([]);
+  });
+});
 
 describe('Service allocation by type', () => {
   it('gives a ClusterIP Service one IPv4 address from the service CIDR, SingleStack', () => {
@@ -239,6 +276,18 @@ describe('Service allocation (property)', () => {
             );
             expect(new Set(ips).size).toBe(ips.length);
             for (const ip of ips) seenIPs.add(ip);
+            // One IPAddress per allocated IP, naming its Service.
+            expect(
+              api
+                .peekAll<IPAddress>('ipaddresses')
+                .map((i) => `${i.metadata.name} ${i.spec.parentRef.name}`)
+                .sort(),
+            ).toEqual(
+              all
+                .filter((s) => s.spec.clusterIP && s.spec.clusterIP !== 'None')
+                .map((s) => `${s.spec.clusterIP} ${s.metadata.name}`)
+                .sort(),
+            );
             for (const ip of ips) {
               const n = parseIPv4(ip)!;
               expect(n > base && n < base + 2 ** 20 - 1).toBe(true);

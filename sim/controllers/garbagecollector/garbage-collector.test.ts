@@ -88,6 +88,8 @@ describe('GarbageCollector', () => {
       'replicasets',
       'leases',
       'endpointslices',
+      'ipaddresses',
+      'servicecidrs',
       'poddisruptionbudgets',
     ]);
   });

@@ -73,6 +73,8 @@ describe('kubectl create service', () => {
         'describe svc web-lb',
         'describe svc db',
         'describe svc ext',
+        'get servicecidrs',
+        'get ipaddresses',
       ]),
     );
   });
