@@ -331,6 +331,8 @@ export class KubeAPIServer {
    * every port of a NodePort Service (or a LoadBalancer one that allocates node ports) gets a node
    * port, the requested one or the next free one; ports sharing a port number (TCP and UDP 53)
    * share the node port. All or nothing: a failure releases what this call allocated.
+   * Simplification: no healthCheckNodePort for a LoadBalancer Service with
+   * externalTrafficPolicy Local (upstream's allocHealthCheckNodePort).
    */
   private initNodePorts(svc: Service): void {
     if (!needsNodePort(svc)) return;
