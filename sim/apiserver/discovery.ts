@@ -116,7 +116,9 @@ import { nodeSchema } from '../registry/core/nodes/types.ts';
 import { podSchema } from '../registry/core/pods/types.ts';
 import { serviceAccountSchema } from '../registry/core/serviceaccounts/types.ts';
 import { serviceSchema } from '../registry/core/services/types.ts';
+import { describeIPAddressObject } from '../registry/networking/ipaddresses/describe.ts';
 import { ipAddressPrinter } from '../registry/networking/ipaddresses/printer.ts';
+import { describeServiceCIDRObject } from '../registry/networking/servicecidrs/describe.ts';
 import { ipAddressSchema } from '../registry/networking/ipaddresses/types.ts';
 import { serviceCIDRPrinter } from '../registry/networking/servicecidrs/printer.ts';
 import { serviceCIDRSchema } from '../registry/networking/servicecidrs/types.ts';
@@ -344,7 +346,7 @@ export const API_RESOURCES = [
     resource: 'ipaddresses',
     namespaced: false,
     shortNames: ['ip'],
-    rules: { printer: ipAddressPrinter },
+    rules: { printer: ipAddressPrinter, describe: describeIPAddressObject },
   }),
   row({
     group: 'networking.k8s.io',
@@ -353,7 +355,7 @@ export const API_RESOURCES = [
     resource: 'servicecidrs',
     namespaced: false,
     subresources: ['status'],
-    rules: { printer: serviceCIDRPrinter },
+    rules: { printer: serviceCIDRPrinter, describe: describeServiceCIDRObject },
   }),
   // pkg/registry/policy/poddisruptionbudget (sim/registry/policy/poddisruptionbudgets/).
   row({

@@ -57,7 +57,7 @@ describe('kubectl create service', () => {
     expect(db.spec.clusterIPs).toEqual(['None']);
   });
 
-  it('prints what kubectl v1.34 prints for every type (get, get -o wide, describe)', () => {
+  it('prints what kubectl v1.34 prints for every type (get, get -o wide, describe), and the allocator objects', () => {
     const c = cluster();
     golden(
       new URL('../../testdata/create-service.txt', import.meta.url),
@@ -75,6 +75,8 @@ describe('kubectl create service', () => {
         'describe svc ext',
         'get servicecidrs',
         'get ipaddresses',
+        'describe servicecidr kubernetes',
+        'describe ipaddress 10.96.0.10',
       ]),
     );
   });
