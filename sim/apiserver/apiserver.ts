@@ -323,6 +323,7 @@ export class KubeAPIServer {
       const ip = kv.value.spec.clusterIP;
       if (ip && ip !== 'None') this.clusterIPs.restore(ip);
       for (const p of kv.value.spec.ports ?? []) if (p.nodePort) this.nodePorts.allocate(p.nodePort);
+      if (kv.value.spec.healthCheckNodePort) this.nodePorts.allocate(kv.value.spec.healthCheckNodePort);
     }
   }
 
@@ -331,8 +332,6 @@ export class KubeAPIServer {
    * every port of a NodePort Service (or a LoadBalancer one that allocates node ports) gets a node
    * port, the requested one or the next free one; ports sharing a port number (TCP and UDP 53)
    * share the node port. All or nothing: a failure releases what this call allocated.
-   * Simplification: no healthCheckNodePort for a LoadBalancer Service with
-   * externalTrafficPolicy Local (upstream's allocHealthCheckNodePort).
    */
   private initNodePorts(svc: Service): void {
     if (!needsNodePort(svc)) return;
@@ -423,10 +422,28 @@ export class KubeAPIServer {
     return port;
   }
 
+  /**
+   * allocHealthCheckNodePort mirrors allocHealthCheckNodePort (storage/alloc.go): a LoadBalancer
+   * Service with externalTrafficPolicy Local gets a health-check node port from the node-port
+   * range, the requested one or the next free one; a failure is an internal error.
+   */
+  private allocHealthCheckNodePort(svc: Service): void {
+    const requested = svc.spec.healthCheckNodePort;
+    if (requested) {
+      const err = this.nodePorts.allocate(requested);
+      if (err !== undefined) throw newInternalError(`failed to allocate requested HealthCheck NodePort ${requested}: ${err}`);
+      return;
+    }
+    const port = this.nodePorts.allocateNext();
+    if (port === undefined) throw newInternalError('failed to allocate a HealthCheck NodePort 0: range is full');
+    svc.spec.healthCheckNodePort = port;
+  }
+
   // releaseServiceAllocations frees what a Service holds: its cluster IP and node ports.
   private releaseServiceAllocations(svc: Service): void {
     this.releaseClusterIP(svc.spec.clusterIP);
     for (const p of svc.spec.ports ?? []) if (p.nodePort) this.nodePorts.release(p.nodePort);
+    if (svc.spec.healthCheckNodePort) this.nodePorts.release(svc.spec.healthCheckNodePort);
   }
 
   /**
@@ -556,10 +573,20 @@ export class KubeAPIServer {
     const allocated = svc.spec.clusterIP !== old.spec.clusterIP ? svc.spec.clusterIP : undefined;
     try {
       this.updateNodePorts(old, svc);
+      try {
+        // updateHealthCheckNodePort: allocated when the Service comes to need one, freed below
+        // when it no longer does.
+        if (!needsHealthCheck(old) && needsHealthCheck(svc)) this.allocHealthCheckNodePort(svc);
+      } catch (e) {
+        const kept = new Set((old.spec.ports ?? []).map((p) => p.nodePort));
+        for (const p of svc.spec.ports ?? []) if (p.nodePort && !kept.has(p.nodePort)) this.nodePorts.release(p.nodePort);
+        throw e;
+      }
     } catch (e) {
       if (allocated) this.releaseClusterIP(allocated);
       throw e;
     }
+    if (old.spec.healthCheckNodePort && svc.spec.healthCheckNodePort !== old.spec.healthCheckNodePort) this.nodePorts.release(old.spec.healthCheckNodePort);
     const oldIP = old.spec.clusterIP;
     if (svc.spec.clusterIP !== oldIP) this.releaseClusterIP(oldIP);
   }
@@ -591,6 +618,14 @@ export class KubeAPIServer {
       this.allocateClusterIP(obj);
       try {
         this.initNodePorts(obj);
+        if (needsHealthCheck(obj)) {
+          try {
+            this.allocHealthCheckNodePort(obj);
+          } catch (e) {
+            for (const p of obj.spec.ports ?? []) if (p.nodePort) this.nodePorts.release(p.nodePort);
+            throw e;
+          }
+        }
       } catch (e) {
         this.releaseClusterIP(obj.spec.clusterIP);
         throw e;
@@ -1268,6 +1303,12 @@ function clusterIPChange(cur: Service, next: Service): FieldError | undefined {
 // LoadBalancer Services have node ports.
 function needsNodePort(svc: Service): boolean {
   return svc.spec.type === 'NodePort' || svc.spec.type === 'LoadBalancer';
+}
+
+// needsHealthCheck mirrors service.NeedsHealthCheck (pkg/api/v1/service/util.go): a LoadBalancer
+// Service with externalTrafficPolicy Local.
+function needsHealthCheck(svc: Service): boolean {
+  return svc.spec.type === 'LoadBalancer' && svc.spec.externalTrafficPolicy === 'Local';
 }
 
 // shouldAllocateNodePorts: a NodePort Service always, a LoadBalancer one unless

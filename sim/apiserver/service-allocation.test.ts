@@ -181,6 +181,55 @@ describe('Service allocation by type', () => {
     expect(back.spec.ports![0].nodePort).toBeGreaterThanOrEqual(30000);
   });
 
+  it('gives a LoadBalancer Service with externalTrafficPolicy Local a health-check node port, freed when the policy changes', () => {
+    const api = newServer();
+    const lb = api.create(
+      'test',
+      'services',
+      svc('web', { type: 'LoadBalancer', externalTrafficPolicy: 'Local' }),
+    );
+    const hc = lb.spec.healthCheckNodePort!;
+    expect(hc).toBeGreaterThanOrEqual(30086);
+    expect(hc).toBeLessThanOrEqual(32767);
+    expect(hc).not.toBe(lb.spec.ports![0].nodePort);
+    // A NodePort Service with policy Local has none.
+    const np = api.create(
+      'test',
+      'services',
+      svc('np', { type: 'NodePort', externalTrafficPolicy: 'Local' }),
+    );
+    expect(np.spec.healthCheckNodePort).toBeUndefined();
+    const taken = caught(() =>
+      api.create(
+        'test',
+        'services',
+        svc('other', {
+          type: 'LoadBalancer',
+          externalTrafficPolicy: 'Local',
+          healthCheckNodePort: hc,
+        }),
+      ),
+    );
+    expect(taken.status.code).toBe(500);
+    expect(taken.message).toBe(
+      `Internal error occurred: failed to allocate requested HealthCheck NodePort ${hc}: provided port is already allocated`,
+    );
+    const c = api.patch<Service>('test', 'services', 'default', 'web', {
+      spec: { externalTrafficPolicy: 'Cluster' },
+    });
+    expect(c.spec.healthCheckNodePort).toBeUndefined();
+    const again = api.create(
+      'test',
+      'services',
+      svc('again', {
+        type: 'LoadBalancer',
+        externalTrafficPolicy: 'Local',
+        healthCheckNodePort: hc,
+      }),
+    );
+    expect(again.spec.healthCheckNodePort).toBe(hc);
+  });
+
   it('drops allocateLoadBalancerNodePorts and frees node ports when a LoadBalancer becomes ClusterIP', () => {
     const api = newServer();
     const lb = api.create('test', 'services', svc('web', { type: 'LoadBalancer' }));
@@ -219,6 +268,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     name: fc.integer({ min: 0, max: 7 }),
     type: fc.constantFrom(...TYPES),
     headless: fc.boolean(),
+    local: fc.boolean(),
     ports: fc.integer({ min: 1, max: 3 }),
   }),
   fc.record({ op: fc.constant('delete' as const), name: fc.integer({ min: 0, max: 7 }) }),
@@ -252,6 +302,9 @@ describe('Service allocation (property)', () => {
                     type: o.type,
                     ...(headless ? { clusterIP: 'None' } : {}),
                     ...(o.type === 'ExternalName' ? { externalName: 'x.example.com' } : {}),
+                    ...(o.local && o.type === 'LoadBalancer'
+                      ? { externalTrafficPolicy: 'Local' as const }
+                      : {}),
                     ports: Array.from({ length: o.ports }, (_, i) => ({
                       name: `p${i}`,
                       port: 80 + i,
@@ -298,7 +351,12 @@ describe('Service allocation (property)', () => {
             }
             const ports = all.flatMap((s) => [
               ...new Set((s.spec.ports ?? []).flatMap((p) => (p.nodePort ? [p.nodePort] : []))),
+              ...(s.spec.healthCheckNodePort ? [s.spec.healthCheckNodePort] : []),
             ]);
+            for (const s of all)
+              expect(!!s.spec.healthCheckNodePort).toBe(
+                s.spec.type === 'LoadBalancer' && s.spec.externalTrafficPolicy === 'Local',
+              );
             expect(new Set(ports).size).toBe(ports.length);
             for (const p of ports) seenPorts.add(p);
             for (const p of ports) expect(p >= 30000 && p <= 32767).toBe(true);

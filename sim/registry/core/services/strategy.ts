@@ -51,6 +51,11 @@ export function needsClusterIP(svc: Service): boolean {
   return svc.spec.type !== 'ExternalName';
 }
 
+/** needsHealthCheck mirrors service.NeedsHealthCheck: LoadBalancer with externalTrafficPolicy Local. */
+export function needsHealthCheck(svc: Service): boolean {
+  return svc.spec.type === 'LoadBalancer' && svc.spec.externalTrafficPolicy === 'Local';
+}
+
 /** needsNodePort mirrors needsNodePort (storage.go): NodePort and LoadBalancer Services. */
 export function needsNodePort(svc: Service): boolean {
   return svc.spec.type === 'NodePort' || svc.spec.type === 'LoadBalancer';
@@ -102,6 +107,14 @@ function prepareServiceForUpdate(next: AnyObject, cur: AnyObject): void {
     if (!s.spec.ipFamilyPolicy || s.spec.ipFamilyPolicy === old.spec.ipFamilyPolicy)
       delete s.spec.ipFamilyPolicy;
   }
+  if (needsHealthCheck(old) && needsHealthCheck(s) && !s.spec.healthCheckNodePort)
+    s.spec.healthCheckNodePort = old.spec.healthCheckNodePort;
+  if (
+    needsHealthCheck(old) &&
+    !needsHealthCheck(s) &&
+    s.spec.healthCheckNodePort === old.spec.healthCheckNodePort
+  )
+    delete s.spec.healthCheckNodePort;
   if (needsNodePort(old) && !needsNodePort(s) && sameNodePorts(old, s))
     for (const p of s.spec.ports ?? []) delete p.nodePort;
   if (
@@ -445,8 +458,7 @@ function validateServiceExternalTrafficPolicy(s: Service): FieldError[] {
   } else if (!etp) errs.push({ field, type: 'Required value' });
   else if (!SUPPORTED_TRAFFIC_POLICIES.includes(etp))
     errs.push(notSupported(field, etp, SUPPORTED_TRAFFIC_POLICIES));
-  const needsHealthCheck = s.spec.type === 'LoadBalancer' && etp === 'Local';
-  if (!needsHealthCheck && s.spec.healthCheckNodePort)
+  if (!needsHealthCheck(s) && s.spec.healthCheckNodePort)
     errs.push({
       field: 'spec.healthCheckNodePort',
       type: 'Forbidden',
