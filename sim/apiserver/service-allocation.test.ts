@@ -256,6 +256,7 @@ type Op =
       name: number;
       type: NonNullable<Service['spec']['type']>;
       headless: boolean;
+      local: boolean;
       ports: number;
     }
   | { op: 'delete'; name: number }
