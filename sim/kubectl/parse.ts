@@ -282,6 +282,18 @@ export function parseCommandLine(line: string): ParseResult {
   return parseArgs(words);
 }
 
+// positionalIndexes lists where the words that are not flags are, skipping the value of a
+// separate -n/--namespace (the one global flag that takes a value).
+function positionalIndexes(words: string[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === '-n' || w === '--namespace') i++;
+    else if (!w.startsWith('-')) out.push(i);
+  }
+  return out;
+}
+
 /** parseArgs parses kubectl's arguments (without the program name). */
 export function parseArgs(words: string[]): ParseResult {
   // Global flags may precede the command: kubectl -n kube-system get pods.
@@ -325,8 +337,10 @@ export function parseArgs(words: string[]): ParseResult {
   let path = name;
   let group = GROUPS.find((g) => g.name === name);
   while (group) {
-    // The subcommand is the first non-flag word after the command.
-    const j = rest.findIndex((w) => !w.startsWith('-'));
+    // The subcommand is the first word after the command that is neither a flag nor the value of
+    // -n/--namespace (a global flag may come before it: kubectl -n NS rollout status ...).
+    const words = positionalIndexes(rest);
+    const j = words.length ? words[0] : -1;
     const sub = j >= 0 ? rest[j] : undefined;
     // A group inside this one ("create service", or its alias "create svc").
     const inner =
@@ -358,11 +372,10 @@ export function parseArgs(words: string[]): ParseResult {
     } else if (group.help) {
       // cmdutil.DefaultSubCommandRun: RequireNoArguments refuses extra words, else the command's
       // help goes to the stream NewCmd* gave it and the exit code is 1 with no message.
-      const words = rest.filter((w) => !w.startsWith('-'));
       if (words.length > 0)
         return {
           ok: false,
-          stderr: `error: ${usageError(path, `unknown command ${goQuoteArg(words.join(' '))}`)}\n`,
+          stderr: `error: ${usageError(path, `unknown command ${goQuoteArg(words.map((i) => rest[i]).join(' '))}`)}\n`,
           exitCode: 1,
         };
       const help = group.help;

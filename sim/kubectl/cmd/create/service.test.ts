@@ -57,6 +57,22 @@ describe('kubectl create service', () => {
     expect(db.spec.clusterIPs).toEqual(['None']);
   });
 
+  it('takes -n before the command or between the group and its subcommand', () => {
+    const c = cluster();
+    expect(c.kubectl('-n kube-system create service clusterip a --tcp=80').stdout).toBe(
+      'service/a created\n',
+    );
+    expect(c.kubectl('create -n kube-system svc clusterip b --tcp=80').stdout).toBe(
+      'service/b created\n',
+    );
+    const ns = c.apiserver
+      .peekAll<Service>('services')
+      .filter((s) => ['a', 'b'].includes(s.metadata.name))
+      .map((s) => s.metadata.namespace);
+    expect(ns).toEqual(['kube-system', 'kube-system']);
+    expect(c.kubectl('-n kube-system rollout status deployment/coredns').exitCode).toBe(0);
+  });
+
   it('prints what kubectl v1.34 prints for every type (get, get -o wide, describe), and the allocator objects', () => {
     const c = cluster();
     golden(
