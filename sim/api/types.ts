@@ -48,6 +48,8 @@ export type {
 } from '../registry/apps/replicasets/types.ts';
 export type { DaemonSet } from '../registry/apps/daemonsets/types.ts';
 export type { Lease, LeaseSpec } from '../registry/coordination/leases/types.ts';
+export type { IPAddress, ParentReference } from '../registry/networking/ipaddresses/types.ts';
+export type { ServiceCIDR } from '../registry/networking/servicecidrs/types.ts';
 export type {
   Endpoint,
   EndpointConditions,

@@ -11,10 +11,10 @@ import { changedFields, deepClone, deepFreeze, hasUndefined } from '../api/clone
 import type { Selector } from '../api/labels.ts';
 import { labelSelectorAsSelector } from '../api/labels.ts';
 import { isPodReady } from '../api/podutil.ts';
-import type { AnyObject, Binding, Deployment, Event, Eviction, Namespace, Pod, PodDisruptionBudget, ReplicaSet, ResourceName, Scale, Service, ServiceAccount } from '../api/types.ts';
+import type { AnyObject, Binding, Deployment, Event, Eviction, IPAddress, Namespace, Pod, PodDisruptionBudget, ReplicaSet, ResourceName, Scale, Service, ServiceAccount, ServiceCIDR } from '../api/types.ts';
 import { updateDisruptionAllowedCondition } from '../registry/policy/poddisruptionbudgets/helpers.ts';
 import { formatTime } from '../engine/clock.ts';
-import { randString } from '../engine/rng.ts';
+import { randString, type Rng } from '../engine/rng.ts';
 import type { Simulation } from '../engine/simulation.ts';
 import type { RequestEntry } from '../engine/trace.ts';
 import type { EtcdStore, KeyValue, WatchEvent } from '../etcd/store.ts';
@@ -156,6 +156,8 @@ export class KubeAPIServer {
   private readonly leaseManager: LeaseManager;
   /** clusterIPs is the Service ClusterIP allocator (the default ServiceCIDR). */
   private readonly clusterIPs = new ServiceIPAllocator(serviceClusterIPRange);
+  /** ipAllocatorRng draws the UIDs of the IPAddress and ServiceCIDR objects, on a stream of its own. */
+  private readonly ipAllocatorRng: Rng;
   /** tokenVolumeRng draws the ServiceAccount plugin's volume names, on a stream of its own. */
   private readonly tokenVolumeRng;
   /** serviceAccounts is what the ServiceAccount admission plugin looks ServiceAccounts up in. */
@@ -172,6 +174,7 @@ export class KubeAPIServer {
     this.rng = sim.rng.fork('kube-apiserver');
     this.nodePorts = new PortAllocator(defaultServiceNodePortRange, sim.rng.fork('kube-apiserver/service-node-port-allocator'));
     this.tokenVolumeRng = sim.rng.fork('kube-apiserver/serviceaccount-admission');
+    this.ipAllocatorRng = sim.rng.fork('kube-apiserver/ipallocator');
     this.serviceAccounts = {
       get: (ns, name) => this.etcd.get<ServiceAccount>(keyFor(resources.serviceaccounts, ns, name))?.value,
       defaultPending: (ns) => this.etcd.get<Namespace>(keyFor(resources.namespaces, undefined, ns))?.value.status?.phase === 'Active',
@@ -308,11 +311,11 @@ export class KubeAPIServer {
   // aaaaaaaa-bbbb-4bbb-Vccc-ccccdddddddd where V is 8-b. The text is built from character codes
   // in one go: concatenating its pieces would keep a tree of string fragments alive for every
   // object (a tenth of the heap at scale).
-  private newUID(): string {
-    const a = this.rng.next();
-    const b = this.rng.next();
-    const c = this.rng.next();
-    const d = this.rng.next();
+  private newUID(rng = this.rng): string {
+    const a = rng.next();
+    const b = rng.next();
+    const c = rng.next();
+    const d = rng.next();
     const u = uidCodes;
     for (let i = 0; i < 8; i++) u[i] = hexCode(a, i);
     for (let i = 0; i < 4; i++) u[9 + i] = hexCode(b, i);
@@ -333,6 +336,7 @@ export class KubeAPIServer {
       const ip = kv.value.spec.clusterIP;
       if (ip && ip !== 'None') this.clusterIPs.restore(ip);
       for (const p of kv.value.spec.ports ?? []) if (p.nodePort) this.nodePorts.allocate(p.nodePort);
+      if (kv.value.spec.healthCheckNodePort) this.nodePorts.allocate(kv.value.spec.healthCheckNodePort);
     }
   }
 
@@ -431,31 +435,173 @@ export class KubeAPIServer {
     return port;
   }
 
+  /**
+   * allocHealthCheckNodePort mirrors allocHealthCheckNodePort (storage/alloc.go): a LoadBalancer
+   * Service with externalTrafficPolicy Local gets a health-check node port from the node-port
+   * range, the requested one or the next free one; a failure is an internal error.
+   */
+  private allocHealthCheckNodePort(svc: Service): void {
+    const requested = svc.spec.healthCheckNodePort;
+    if (requested) {
+      const err = this.nodePorts.allocate(requested);
+      if (err !== undefined) throw newInternalError(`failed to allocate requested HealthCheck NodePort ${requested}: ${err}`);
+      return;
+    }
+    const port = this.nodePorts.allocateNext();
+    if (port === undefined) throw newInternalError('failed to allocate a HealthCheck NodePort 0: range is full');
+    svc.spec.healthCheckNodePort = port;
+  }
+
   // releaseServiceAllocations frees what a Service holds: its cluster IP and node ports.
   private releaseServiceAllocations(svc: Service): void {
-    this.clusterIPs.release(svc.spec.clusterIP ?? '');
+    this.releaseClusterIP(svc.spec.clusterIP);
     for (const p of svc.spec.ports ?? []) if (p.nodePort) this.nodePorts.release(p.nodePort);
+    if (svc.spec.healthCheckNodePort) this.nodePorts.release(svc.spec.healthCheckNodePort);
   }
 
   /**
-   * allocateClusterIP mirrors initIPFamilyFields' pre-validation of the cluster IPs and
-   * allocClusterIPs (pkg/registry/core/service/storage/alloc.go): a requested IP is reserved or
-   * refused with the allocator's error, a missing one is drawn.
+   * allocateClusterIP mirrors normalizeClusterIPs, initIPFamilyFields and allocClusterIPs
+   * (pkg/registry/core/service/storage/alloc.go): an ExternalName Service gets nothing; a headless
+   * one (`None`) gets no address, SingleStack, or RequireDualStack with both families when it has
+   * no selector; a requested IP is reserved or refused with the allocator's error, a missing one
+   * is drawn.
+   * Simplification: one IPv4 ServiceCIDR, so a request for IPv6 or dual-stack is refused as a
+   * single-stack cluster refuses it.
    */
   private allocateClusterIP(svc: Service): void {
-    if (svc.spec.clusterIP === 'None') return;
-    let ip = svc.spec.clusterIP;
-    if (!ip) ip = this.clusterIPs.allocateNext(this.rng);
-    else {
-      const invalid = validateClusterIP(ip);
-      if (invalid) throw newInvalid('Service', svc.metadata.name, [invalid]);
-      const err = this.clusterIPs.allocate(ip);
-      if (err !== undefined) throw newInvalid('Service', svc.metadata.name, [clusterIPAllocationError(svc, ip, err)]);
+    const spec = svc.spec;
+    // normalizeClusterIPs: clusterIP and clusterIPs[0] say the same.
+    if (!spec.clusterIP && spec.clusterIPs?.length) spec.clusterIP = spec.clusterIPs[0];
+    else if (spec.clusterIP && !spec.clusterIPs?.length) spec.clusterIPs = [spec.clusterIP];
+    if (spec.type === 'ExternalName') return;
+    const headless = spec.clusterIP === 'None';
+    const selectorless = !spec.selector || Object.keys(spec.selector).length === 0;
+    const policy = spec.ipFamilyPolicy || (headless && selectorless ? 'RequireDualStack' : 'SingleStack');
+    let families = spec.ipFamilies ?? [];
+    const errs: FieldError[] = [];
+    if (policy === 'SingleStack' && families.length > 1)
+      errs.push({ field: 'spec.ipFamilyPolicy', type: 'Invalid value', value: policy, detail: "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified" });
+    if (headless && selectorless) {
+      // The special case: a headless Service without a selector may name both families.
+      if (!families.length) families = ['IPv4'];
+      if (families.length < 2 && policy !== 'SingleStack') families = [...families, families[0] === 'IPv4' ? 'IPv6' : 'IPv4'];
+    } else {
+      if (policy === 'RequireDualStack') errs.push({ field: 'spec.ipFamilyPolicy', type: 'Invalid value', value: policy, detail: 'this cluster is not configured for dual-stack services' });
+      families.forEach((f, i) => {
+        if (f !== 'IPv4') errs.push({ field: `spec.ipFamilies[${i}]`, type: 'Invalid value', value: f, detail: 'not configured on this cluster' });
+      });
+      if (!families.length) families = ['IPv4'];
     }
-    svc.spec.clusterIP = ip;
-    svc.spec.clusterIPs = [ip];
-    svc.spec.ipFamilies ??= ['IPv4'];
-    svc.spec.ipFamilyPolicy ??= 'SingleStack';
+    if (errs.length) throw newInvalid('Service', svc.metadata.name, errs);
+    if (headless) spec.clusterIPs = ['None'];
+    else {
+      let ip = spec.clusterIP;
+      if (!ip) ip = this.clusterIPs.allocateNext(this.rng);
+      else {
+        const invalid = validateClusterIP(ip);
+        if (invalid) throw newInvalid('Service', svc.metadata.name, [invalid]);
+        const err = this.clusterIPs.allocate(ip);
+        if (err !== undefined) throw newInvalid('Service', svc.metadata.name, [clusterIPAllocationError(svc, ip, err)]);
+      }
+      this.createIPAddress(ip, svc);
+      spec.clusterIP = ip;
+      spec.clusterIPs = [ip];
+    }
+    // Set after the address, in the order the simulator always set them (stored JSON key order).
+    spec.ipFamilies = families;
+    spec.ipFamilyPolicy = policy;
+  }
+
+  /**
+   * createIPAddress mirrors Allocator.createIPAddress (pkg/registry/core/service/ipallocator/
+   * ipallocator.go): every allocated cluster IP is an IPAddress object named by the IP, labelled
+   * with its family and manager, whose parentRef is the Service.
+   * Simplification: kube-apiserver writes it to etcd within the Service's request (upstream's
+   * allocator creates it through its loopback client, a request of its own), and the allocator's
+   * bitmap, not the IPAddress objects, says which IPs are taken.
+   */
+  private createIPAddress(ip: string, svc: Service): void {
+    const r = this.info('ipaddresses');
+    const key = keyFor(r, undefined, ip);
+    const obj: IPAddress = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'IPAddress',
+      metadata: {
+        name: ip,
+        labels: { 'ipaddress.kubernetes.io/ip-family': 'IPv4', 'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io' },
+        uid: this.newUID(this.ipAllocatorRng),
+        resourceVersion: '',
+        creationTimestamp: formatTime(this.sim.now()),
+      },
+      // ParentReference.group is omitempty: the core group leaves it out.
+      spec: { parentRef: { resource: 'services', namespace: svc.metadata.namespace, name: svc.metadata.name } },
+    };
+    const res = this.etcd.create<IPAddress>(key, (rev) => this.withRV(obj, rev));
+    if (res.succeeded) this.recordStore('txn-create', key, res.revision, r, undefined, ip);
+  }
+
+  // releaseClusterIP frees a Service's cluster IP (none for "None" or an ExternalName Service) and
+  // deletes its IPAddress, as Allocator.Release does.
+  private releaseClusterIP(ip: string | undefined): void {
+    if (!ip || ip === 'None') return;
+    this.clusterIPs.release(ip);
+    const r = this.info('ipaddresses');
+    const key = keyFor(r, undefined, ip);
+    const kv = this.etcd.get<IPAddress>(key);
+    if (!kv) return;
+    const res = this.etcd.delete<IPAddress>(key, kv.modRevision);
+    this.recordStore('txn-delete', key, res.revision, r, undefined, ip);
+  }
+
+  /**
+   * createDefaultServiceCIDR mirrors the default ServiceCIDR controller of kube-apiserver
+   * (pkg/controlplane/controller/defaultservicecidr): the ServiceCIDR `kubernetes` holds
+   * --service-cluster-ip-range and is Ready.
+   * Simplification: written once at bootstrap; kube-controller-manager's servicecidrs controller
+   * (its finalizer) is not modelled.
+   */
+  createDefaultServiceCIDR(): void {
+    const r = this.info('servicecidrs');
+    const key = keyFor(r, undefined, 'kubernetes');
+    const now = formatTime(this.sim.now());
+    const obj: ServiceCIDR = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'ServiceCIDR',
+      metadata: { name: 'kubernetes', uid: this.newUID(this.ipAllocatorRng), resourceVersion: '', creationTimestamp: now },
+      spec: { cidrs: [serviceClusterIPRange] },
+      status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now, reason: '', message: 'Kubernetes default Service CIDR is ready' }] },
+    };
+    const res = this.etcd.create<ServiceCIDR>(key, (rev) => this.withRV(obj, rev));
+    if (res.succeeded) this.recordStore('txn-create', key, res.revision, r, undefined, 'kubernetes');
+  }
+
+  /**
+   * updateClusterIP mirrors the cluster-IP part of the storage's allocateUpdate and releasing the
+   * old IPs after an update (pkg/registry/core/service/storage/alloc.go): a Service that becomes
+   * ExternalName frees its address, one that stops being ExternalName gets one as on create; then
+   * the node ports (updateNodePorts). All or nothing, as the storage's transaction.
+   */
+  private updateClusterIP(old: Service, svc: Service): void {
+    if (old.spec.type === 'ExternalName' && svc.spec.type !== 'ExternalName') this.allocateClusterIP(svc);
+    const allocated = svc.spec.clusterIP !== old.spec.clusterIP ? svc.spec.clusterIP : undefined;
+    try {
+      this.updateNodePorts(old, svc);
+      try {
+        // updateHealthCheckNodePort: allocated when the Service comes to need one, freed below
+        // when it no longer does.
+        if (!needsHealthCheck(old) && needsHealthCheck(svc)) this.allocHealthCheckNodePort(svc);
+      } catch (e) {
+        const kept = new Set((old.spec.ports ?? []).map((p) => p.nodePort));
+        for (const p of svc.spec.ports ?? []) if (p.nodePort && !kept.has(p.nodePort)) this.nodePorts.release(p.nodePort);
+        throw e;
+      }
+    } catch (e) {
+      if (allocated) this.releaseClusterIP(allocated);
+      throw e;
+    }
+    if (old.spec.healthCheckNodePort && svc.spec.healthCheckNodePort !== old.spec.healthCheckNodePort) this.nodePorts.release(old.spec.healthCheckNodePort);
+    const oldIP = old.spec.clusterIP;
+    if (svc.spec.clusterIP !== oldIP) this.releaseClusterIP(oldIP);
   }
 
   private withRV<T extends AnyObject>(obj: T, rev: number): T {
@@ -485,8 +631,16 @@ export class KubeAPIServer {
       this.allocateClusterIP(obj);
       try {
         this.initNodePorts(obj);
+        if (needsHealthCheck(obj)) {
+          try {
+            this.allocHealthCheckNodePort(obj);
+          } catch (e) {
+            for (const p of obj.spec.ports ?? []) if (p.nodePort) this.nodePorts.release(p.nodePort);
+            throw e;
+          }
+        }
       } catch (e) {
-        this.clusterIPs.release(obj.spec.clusterIP ?? '');
+        this.releaseClusterIP(obj.spec.clusterIP);
         throw e;
       }
     }
@@ -519,7 +673,7 @@ export class KubeAPIServer {
       this.checkNamespace(r, m.namespace);
       const generated = !m.name && !!m.generateName;
       if (generated) m.name = m.generateName!.slice(0, 58) + randString(this.rng, 5);
-      const nameErrs = validateName(m.name ?? '', !!r.rules.strategy?.nameIsDNSLabel);
+      const nameErrs = validateName(m.name ?? '', !!r.rules.strategy?.nameIsDNSLabel, !!r.rules.strategy?.nameIsDNS1035Label);
       if (nameErrs.length) throw newInvalid(qualifiedKind(r), m.name ?? '', nameErrs);
       m.uid = this.newUID();
       m.creationTimestamp = formatTime(this.sim.now());
@@ -655,8 +809,8 @@ export class KubeAPIServer {
       r.rules.strategy?.prepareForUpdate?.(next as unknown as AnyObject, cur);
       const errs: FieldError[] = r.rules.strategy?.validate?.(next as unknown as AnyObject) ?? [];
       if (errs.length) throw newInvalid(qualifiedKind(r), cur.metadata.name, errs);
-      // Simplification: node ports are allocated after validation (upstream: before, in beginUpdate).
-      if (r.resource === 'services') this.updateNodePorts(cur as unknown as Service, next as unknown as Service);
+      // Simplification: cluster IPs and node ports are allocated after validation (upstream: before, in beginUpdate).
+      if (r.resource === 'services') this.updateClusterIP(cur as unknown as Service, next as unknown as Service);
     }
     return next as unknown as T;
   }
@@ -1178,6 +1332,12 @@ function clusterIPChange(cur: Service, next: Service): FieldError | undefined {
 // LoadBalancer Services have node ports.
 function needsNodePort(svc: Service): boolean {
   return svc.spec.type === 'NodePort' || svc.spec.type === 'LoadBalancer';
+}
+
+// needsHealthCheck mirrors service.NeedsHealthCheck (pkg/api/v1/service/util.go): a LoadBalancer
+// Service with externalTrafficPolicy Local.
+function needsHealthCheck(svc: Service): boolean {
+  return svc.spec.type === 'LoadBalancer' && svc.spec.externalTrafficPolicy === 'Local';
 }
 
 // shouldAllocateNodePorts: a NodePort Service always, a LoadBalancer one unless

@@ -116,6 +116,12 @@ import { nodeSchema } from '../registry/core/nodes/types.ts';
 import { podSchema } from '../registry/core/pods/types.ts';
 import { serviceAccountSchema } from '../registry/core/serviceaccounts/types.ts';
 import { serviceSchema } from '../registry/core/services/types.ts';
+import { describeIPAddressObject } from '../registry/networking/ipaddresses/describe.ts';
+import { ipAddressPrinter } from '../registry/networking/ipaddresses/printer.ts';
+import { describeServiceCIDRObject } from '../registry/networking/servicecidrs/describe.ts';
+import { ipAddressSchema } from '../registry/networking/ipaddresses/types.ts';
+import { serviceCIDRPrinter } from '../registry/networking/servicecidrs/printer.ts';
+import { serviceCIDRSchema } from '../registry/networking/servicecidrs/types.ts';
 import { endpointSliceSchema } from '../registry/discovery/endpointslices/types.ts';
 import { podDisruptionBudgetSchema } from '../registry/policy/poddisruptionbudgets/types.ts';
 
@@ -330,6 +336,26 @@ export const API_RESOURCES = [
     shortNames: ['ev'],
     sharesStorageWith: '',
     rules: { strategy: eventStrategy, printer: eventPrinter },
+  }),
+  // pkg/registry/networking/ipaddress and servicecidr: the records of the Service IP allocator
+  // (MultiCIDRServiceAllocator, GA in v1.33), written by kube-apiserver itself.
+  row({
+    group: 'networking.k8s.io',
+    kind: 'IPAddress',
+    schema: ipAddressSchema,
+    resource: 'ipaddresses',
+    namespaced: false,
+    shortNames: ['ip'],
+    rules: { printer: ipAddressPrinter, describe: describeIPAddressObject },
+  }),
+  row({
+    group: 'networking.k8s.io',
+    kind: 'ServiceCIDR',
+    schema: serviceCIDRSchema,
+    resource: 'servicecidrs',
+    namespaced: false,
+    subresources: ['status'],
+    rules: { printer: serviceCIDRPrinter, describe: describeServiceCIDRObject },
   }),
   // pkg/registry/policy/poddisruptionbudget (sim/registry/policy/poddisruptionbudgets/).
   row({

@@ -4,8 +4,9 @@
 // network and broadcast addresses are outside the range, ErrNotInRange; an IPAddress that already
 // exists is ErrAllocated) and interfaces.go (the errors' words), as storage/alloc.go allocIPs
 // wraps them: `spec.clusterIPs: Invalid value: []string{...}: failed to allocate IP <ip>: <err>`.
-// Simplification: one ServiceCIDR (kubernetes, from --service-cluster-ip-range) and no IPAddress
-// objects: the allocated addresses are kept in memory and rebuilt from the Services.
+// Simplification: one ServiceCIDR (kubernetes, from --service-cluster-ip-range); the allocated
+// addresses are kept in memory and rebuilt from the Services (kube-apiserver writes the IPAddress
+// objects beside them, but does not read them back).
 
 import type { Service } from '../api/types.ts';
 import type { Rng } from '../engine/rng.ts';

@@ -15,8 +15,16 @@ const SUBDOMAIN_MSG =
 export const LABEL_MSG =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
-/** validateName checks metadata.name as ValidateObjectMeta does for the resource's rule. */
-export function validateName(name: string, label: boolean): FieldError[] {
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+const DNS1035_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+
+/**
+ * validateName checks metadata.name as ValidateObjectMeta does for the resource's rule: a DNS-1123
+ * subdomain, a DNS-1123 label (label), or a DNS-1035 label (dns1035, NameIsDNS1035Label).
+ */
+export function validateName(name: string, label: boolean, dns1035 = false): FieldError[] {
   if (!name)
     return [
       {
@@ -26,6 +34,23 @@ export function validateName(name: string, label: boolean): FieldError[] {
       },
     ];
   const errs: FieldError[] = [];
+  if (dns1035) {
+    if (name.length > 63)
+      errs.push({
+        field: 'metadata.name',
+        type: 'Invalid value',
+        value: name,
+        detail: 'must be no more than 63 characters',
+      });
+    if (!DNS1035_LABEL.test(name))
+      errs.push({
+        field: 'metadata.name',
+        type: 'Invalid value',
+        value: name,
+        detail: DNS1035_MSG,
+      });
+    return errs;
+  }
   if (name.length > (label ? 63 : 253))
     errs.push({
       field: 'metadata.name',

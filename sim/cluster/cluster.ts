@@ -402,6 +402,7 @@ export class Cluster {
     const api = this.apiserver;
     for (const ns of boot.namespaces()) api.create('bootstrap', 'namespaces', ns);
     for (const sa of boot.addonServiceAccounts()) api.create('bootstrap', 'serviceaccounts', sa);
+    api.createDefaultServiceCIDR();
     api.create('bootstrap', 'services', boot.kubernetesService());
     api.create('bootstrap', 'endpointslices', boot.kubernetesEndpointSlice(boot.nodeIP(0)));
     api.create('bootstrap', 'services', boot.kubeDNSService());

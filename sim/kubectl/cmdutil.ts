@@ -73,7 +73,10 @@ export interface Command<O extends { verb: string }> {
  * and what the bare parent prints (cmdutil.DefaultSubCommandRun).
  */
 export interface CommandGroup {
+  /** name is the parent's path: "set", or "create service" for a group inside a group. */
   name: string;
+  /** aliases are cobra's Aliases of the parent's last word ("svc" for create service). */
+  aliases?: string[];
   /** subcommands are all of upstream's subcommands of this parent. */
   subcommands: string[];
   /** help is what the parent prints with no subcommand, and to which stream; absent if it runs. */

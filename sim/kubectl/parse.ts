@@ -282,6 +282,18 @@ export function parseCommandLine(line: string): ParseResult {
   return parseArgs(words);
 }
 
+// positionalIndexes lists where the words that are not flags are, skipping the value of a
+// separate -n/--namespace (the one global flag that takes a value).
+function positionalIndexes(words: string[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === '-n' || w === '--namespace') i++;
+    else if (!w.startsWith('-')) out.push(i);
+  }
+  return out;
+}
+
 /** parseArgs parses kubectl's arguments (without the program name). */
 export function parseArgs(words: string[]): ParseResult {
   // Global flags may precede the command: kubectl -n kube-system get pods.
@@ -323,29 +335,47 @@ export function parseArgs(words: string[]): ParseResult {
     };
   }
   let path = name;
-  const group = GROUPS.find((g) => g.name === name);
-  if (group) {
-    // The subcommand is the first non-flag word after the command.
-    const j = rest.findIndex((w) => !w.startsWith('-'));
+  let group = GROUPS.find((g) => g.name === name);
+  while (group) {
+    // The subcommand is the first word after the command that is neither a flag nor the value of
+    // -n/--namespace (a global flag may come before it: kubectl -n NS rollout status ...).
+    const words = positionalIndexes(rest);
+    const j = words.length ? words[0] : -1;
     const sub = j >= 0 ? rest[j] : undefined;
-    const registered = sub !== undefined ? commandFor(`${name} ${sub}`) : undefined;
+    // A group inside this one ("create service", or its alias "create svc").
+    const inner =
+      sub === undefined
+        ? undefined
+        : GROUPS.find(
+            (g) =>
+              g.name === `${path} ${sub}` ||
+              (g.name.startsWith(`${path} `) &&
+                !g.name.slice(path.length + 1).includes(' ') &&
+                g.aliases?.includes(sub)),
+          );
+    if (inner) {
+      path = inner.name;
+      rest = [...rest.slice(0, j), ...rest.slice(j + 1)];
+      group = inner;
+      continue;
+    }
+    const registered = sub !== undefined ? commandFor(`${path} ${sub}`) : undefined;
     if (registered) {
       path = registered.path;
       rest = [...rest.slice(0, j), ...rest.slice(j + 1)];
     } else if (sub !== undefined && group.subcommands.includes(sub)) {
       return {
         ok: false,
-        stderr: `error: kubectl ${name} ${sub} is not supported in this simulator\n`,
+        stderr: `error: kubectl ${path} ${sub} is not supported in this simulator\n`,
         exitCode: 1,
       };
     } else if (group.help) {
       // cmdutil.DefaultSubCommandRun: RequireNoArguments refuses extra words, else the command's
       // help goes to the stream NewCmd* gave it and the exit code is 1 with no message.
-      const words = rest.filter((w) => !w.startsWith('-'));
       if (words.length > 0)
         return {
           ok: false,
-          stderr: `error: ${usageError(name, `unknown command ${goQuoteArg(words.join(' '))}`)}\n`,
+          stderr: `error: ${usageError(path, `unknown command ${goQuoteArg(words.map((i) => rest[i]).join(' '))}`)}\n`,
           exitCode: 1,
         };
       const help = group.help;
@@ -356,6 +386,7 @@ export function parseArgs(words: string[]): ParseResult {
         exitCode: 1,
       };
     }
+    break;
   }
   const cmd = commandFor(path);
   if (!cmd)

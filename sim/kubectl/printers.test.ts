@@ -322,6 +322,43 @@ describe('kubectl get services, endpointslices, events, leases, namespaces', () 
       table('services', svcs) + '\n' + table('services', svcs, { wide: true }),
     );
   });
+  // The 16-column cut of load-balancer addresses never shows: kube-apiserver's TableConvertor
+  // prints with Wide set, so `get svc` without -o wide has the whole list too.
+  it('services: EXTERNAL-IP by type, load-balancer addresses sorted, not cut', () => {
+    const lb = newService('web-lb', 80, {
+      type: 'LoadBalancer',
+      nodePort: 31234,
+      clusterIP: '10.96.9.9',
+    });
+    lb.status = {
+      loadBalancer: {
+        ingress: [{ ip: '203.0.113.20' }, { hostname: 'lb.example.com' }, { ip: '198.51.100.7' }],
+      },
+    };
+    const one = newService('one-lb', 80, {
+      type: 'LoadBalancer',
+      nodePort: 30100,
+      clusterIP: '10.96.9.10',
+    });
+    one.status = { loadBalancer: { ingress: [{ ip: '203.0.113.21' }] } };
+    const ext = newService('ext', 80, { clusterIP: '10.96.9.11' });
+    ext.spec.externalIPs = ['192.0.2.10', '192.0.2.11'];
+    const mixed = newService('mixed-lb', 80, {
+      type: 'LoadBalancer',
+      nodePort: 30101,
+      clusterIP: '10.96.9.12',
+    });
+    mixed.spec.externalIPs = ['192.0.2.12'];
+    const headless = newService('db', 5432, { clusterIP: 'None' });
+    headless.spec.clusterIPs = ['None'];
+    const name = newService('mail', 25);
+    name.spec = { type: 'ExternalName', externalName: 'smtp.example.com', sessionAffinity: 'None' };
+    const svcs = [lb, one, ext, mixed, headless, name];
+    golden(
+      'get-services-types',
+      table('services', svcs) + '\n' + table('services', svcs, { wide: true }),
+    );
+  });
   it('endpointslices list up to three addresses, then "+ N more..."', () => {
     const slices = [
       newEndpointSlice('web', 80, [

@@ -25,6 +25,8 @@ export interface Strategy {
   validate?(obj: AnyObject): FieldError[];
   /** nameIsDNSLabel: metadata.name must be a DNS-1123 label (ValidateNamespaceName), not a subdomain. */
   nameIsDNSLabel?: boolean;
+  /** nameIsDNS1035Label: metadata.name must be a DNS-1035 label (ValidateServiceName). */
+  nameIsDNS1035Label?: boolean;
   /**
    * checkGracefulDelete mirrors RESTGracefulDeleteStrategy.CheckGracefulDelete: the grace period
    * in seconds a delete gets (the object is marked and kept until then), or 0 to delete at once.

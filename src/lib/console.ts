@@ -69,6 +69,9 @@ const COMMAND_LINES = {
     apply: 'kubectl apply -f -          (use the manifest editor below the console)',
     rest: `  kubectl create deployment NAME --image=IMAGE [--replicas=N]
   kubectl create pdb NAME --selector=SELECTOR --min-available=N|--max-unavailable=N
+  kubectl create service clusterip|nodeport|loadbalancer NAME --tcp=PORT[:TARGET]
+  kubectl create service externalname NAME --external-name=HOST
+  kubectl expose deployment|pod|service NAME --port=N [--target-port=N] [--type=TYPE]
   kubectl scale|set image|rollout status|history|undo|restart deployment NAME ...
   kubectl delete TYPE NAME    kubectl cordon|uncordon|drain NODE    kubectl label|taint ...
   kubectl logs POD [-c CONTAINER]      (simulated containers write no log lines)
@@ -85,6 +88,9 @@ const COMMAND_LINES = {
     apply: 'kubectl apply -f -          (コンソールの下のマニフェストエディターを使う)',
     rest: `  kubectl create deployment 名前 --image=イメージ [--replicas=N]
   kubectl create pdb 名前 --selector=セレクター --min-available=N|--max-unavailable=N
+  kubectl create service clusterip|nodeport|loadbalancer 名前 --tcp=ポート[:転送先]
+  kubectl create service externalname 名前 --external-name=ホスト名
+  kubectl expose deployment|pod|service 名前 --port=N [--target-port=N] [--type=種類]
   kubectl scale|set image|rollout status|history|undo|restart deployment 名前 ...
   kubectl delete 種類 名前    kubectl cordon|uncordon|drain ノード    kubectl label|taint ...
   kubectl logs Pod [-c コンテナ]      (シミュレーターのコンテナはログを出力しない)

@@ -74,6 +74,8 @@ describe('GarbageCollector', () => {
       'replicasets',
       'leases',
       'endpointslices',
+      'ipaddresses',
+      'servicecidrs',
       'poddisruptionbudgets',
     ]);
   });

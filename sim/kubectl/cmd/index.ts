@@ -9,11 +9,19 @@ import { apply } from './apply.ts';
 import { create, createGroup } from './create/create.ts';
 import { createDeployment } from './create/deployment.ts';
 import { createPodDisruptionBudget } from './create/poddisruptionbudget.ts';
+import {
+  createServiceClusterIP,
+  createServiceExternalName,
+  createServiceGroup,
+  createServiceLoadBalancer,
+  createServiceNodePort,
+} from './create/service.ts';
 import { deleteCmd } from './delete.ts';
 import { describe } from './describe.ts';
 import { cordonCmd, drain, uncordonCmd } from './drain.ts';
 import { events } from './events.ts';
 import { exec } from './exec.ts';
+import { expose } from './expose.ts';
 import { get } from './get.ts';
 import { label } from './label.ts';
 import { logs } from './logs.ts';
@@ -36,6 +44,11 @@ export const COMMANDS = [
   create,
   createDeployment,
   createPodDisruptionBudget,
+  createServiceClusterIP,
+  createServiceNodePort,
+  createServiceLoadBalancer,
+  createServiceExternalName,
+  expose,
   scale,
   setImage,
   rolloutHistory,
@@ -56,7 +69,12 @@ export const COMMANDS = [
 ] as const;
 
 /** GROUPS are the parent commands that hold subcommands. */
-export const GROUPS: readonly CommandGroup[] = [createGroup, setGroup, rolloutGroup];
+export const GROUPS: readonly CommandGroup[] = [
+  createGroup,
+  createServiceGroup,
+  setGroup,
+  rolloutGroup,
+];
 
 type OptionsOf<C> = C extends Command<infer O> ? O : never;
 
@@ -83,9 +101,13 @@ export function topLevelNames(): string[] {
   return [...new Set(COMMANDS.map((c) => c.path.split(' ')[0]))];
 }
 
-/** subcommandsOf lists the registered subcommands of a parent, in registry order. */
+/**
+ * subcommandsOf lists the next words of the registered subcommands of a parent ("service" once
+ * for create's service group), in registry order.
+ */
 export function subcommandsOf(parent: string): string[] {
-  return COMMANDS.filter((c) => c.path.startsWith(`${parent} `)).map((c) =>
-    c.path.slice(parent.length + 1),
+  const words = COMMANDS.filter((c) => c.path.startsWith(`${parent} `)).map(
+    (c) => c.path.slice(parent.length + 1).split(' ')[0],
   );
+  return [...new Set(words)];
 }

@@ -10,6 +10,7 @@ import {
   tabbedString,
 } from '../../../kubectl/describe.ts';
 import type { Describer } from '../../rules.ts';
+import type { LoadBalancerIngress } from './types.ts';
 
 /** describeServiceObject is the Service describer: it fetches what kubectl fetches and prints. */
 export const describeServiceObject: Describer = (ctx, obj) => {
@@ -59,6 +60,13 @@ export function formatEndpointSlices(
   return more ? `${ret} + ${count - max} more...` : ret;
 }
 
+/** buildIngressString mirrors describe.buildIngressString: IPs (with their mode) or hostnames. */
+function buildIngressString(ingress: LoadBalancerIngress[]): string {
+  return ingress
+    .map((i) => (i.ip ? (i.ipMode ? `${i.ip} (${i.ipMode})` : i.ip) : (i.hostname ?? '')))
+    .join(', ');
+}
+
 /** describeService mirrors describe.describeService. slices are the Service's EndpointSlices. */
 export function describeService(
   svc: Service,
@@ -82,12 +90,11 @@ export function describeService(
     w.write(0, `IPs:\t${svc.spec.clusterIPs?.length ? svc.spec.clusterIPs.join(',') : '<none>'}\n`);
     if (svc.spec.externalIPs?.length)
       w.write(0, `External IPs:\t${svc.spec.externalIPs.join(',')}\n`);
+    if (svc.spec.loadBalancerIP)
+      w.write(0, `Desired LoadBalancer IP:\t${svc.spec.loadBalancerIP}\n`);
+    if (svc.spec.externalName) w.write(0, `External Name:\t${svc.spec.externalName}\n`);
     const ingress = svc.status?.loadBalancer?.ingress ?? [];
-    if (ingress.length)
-      w.write(
-        0,
-        `LoadBalancer Ingress:\t${ingress.map((i) => i.ip || i.hostname || '').join(', ')}\n`,
-      );
+    if (ingress.length) w.write(0, `LoadBalancer Ingress:\t${buildIngressString(ingress)}\n`);
     for (const p of svc.spec.ports ?? []) {
       const name = p.name || '<unset>';
       const proto = p.protocol ?? '';
@@ -101,6 +108,12 @@ export function describeService(
       w.write(0, `External Traffic Policy:\t${svc.spec.externalTrafficPolicy}\n`);
     if (svc.spec.internalTrafficPolicy)
       w.write(0, `Internal Traffic Policy:\t${svc.spec.internalTrafficPolicy}\n`);
+    if (svc.spec.healthCheckNodePort)
+      w.write(0, `HealthCheck NodePort:\t${svc.spec.healthCheckNodePort}\n`);
+    if (svc.spec.loadBalancerSourceRanges?.length)
+      w.write(0, `LoadBalancer Source Ranges:\t${svc.spec.loadBalancerSourceRanges.join(',')}\n`);
+    if (svc.spec.trafficDistribution)
+      w.write(0, `Traffic Distribution:\t${svc.spec.trafficDistribution}\n`);
     describeEvents(w, events, now);
   });
 }

@@ -47,6 +47,8 @@ export function getServiceExternalIP(svc: Service, wide: boolean): string {
       if (ext.length) return [...(lb ? lb.split(',') : []), ...ext].join(',');
       return lb || '<pending>';
     }
+    case 'ExternalName':
+      return svc.spec.externalName ?? '';
     default:
       return '<unknown>';
   }
@@ -63,12 +65,15 @@ export function makePortString(svc: Service): string {
     .join(',');
 }
 
-/** printService mirrors printers.go#printService. */
+/**
+ * printService mirrors printers.go#printService: CLUSTER-IP is spec.clusterIP (`None` for a
+ * headless Service, `<none>` for an ExternalName one).
+ */
 export function printService(svc: Service, now: number, wide = false): TableRow {
   const cells: (string | number)[] = [
     svc.metadata.name,
     svc.spec.type ?? '',
-    svc.spec.clusterIPs?.[0] ?? '<none>',
+    svc.spec.clusterIP || '<none>',
     getServiceExternalIP(svc, wide),
     makePortString(svc) || '<none>',
     translateTimestampSince(svc.metadata.creationTimestamp, now),

@@ -22,7 +22,13 @@ export interface Service extends KubeObject {
   apiVersion: 'v1';
   kind: 'Service';
   spec: ServiceSpec;
-  status: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } };
+  status: { loadBalancer?: { ingress?: LoadBalancerIngress[] } };
+}
+
+export interface LoadBalancerIngress {
+  ip?: string;
+  hostname?: string;
+  ipMode?: 'VIP' | 'Proxy';
 }
 
 export interface ServiceSpec {
@@ -33,6 +39,13 @@ export interface ServiceSpec {
   clusterIPs?: string[];
   externalIPs?: string[];
   sessionAffinity?: 'None' | 'ClientIP';
+  sessionAffinityConfig?: { clientIP?: { timeoutSeconds?: number } };
+  externalName?: string;
+  loadBalancerIP?: string;
+  loadBalancerSourceRanges?: string[];
+  loadBalancerClass?: string;
+  publishNotReadyAddresses?: boolean;
+  trafficDistribution?: string;
   internalTrafficPolicy?: 'Cluster' | 'Local';
   externalTrafficPolicy?: 'Cluster' | 'Local';
   healthCheckNodePort?: number;
@@ -58,6 +71,10 @@ const servicePort = struct('ServicePort', () => ({
   nodePort: i32,
 }));
 
+const sessionAffinityConfig = struct('SessionAffinityConfig', () => ({
+  clientIP: struct('ClientIPConfig', () => ({ timeoutSeconds: i32 })),
+}));
+
 const serviceSpec = struct('ServiceSpec', () => ({
   ports: list(servicePort),
   selector: stringMap,
@@ -72,7 +89,7 @@ const serviceSpec = struct('ServiceSpec', () => ({
   externalTrafficPolicy: str('v1.ServiceExternalTrafficPolicy'),
   healthCheckNodePort: i32,
   publishNotReadyAddresses: bool,
-  sessionAffinityConfig: opaque('SessionAffinityConfig'),
+  sessionAffinityConfig,
   ipFamilies: { k: 'list', go: '[]v1.IPFamily', item: str('v1.IPFamily') },
   ipFamilyPolicy: str('v1.IPFamilyPolicy'),
   allocateLoadBalancerNodePorts: bool,
