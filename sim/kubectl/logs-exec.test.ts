@@ -149,7 +149,7 @@ describe('kubectl exec', () => {
   it('a program the model does not run is said so, not faked', () => {
     const out = run.cluster.kubectl(`exec ${pod} -- ls /`);
     expect(out.exitCode).toBe(1);
-    expect(out.stderr).toMatch(/^error: kubectl exec runs only cat, echo, env, /);
+    expect(out.stderr).toMatch(/^error: kubectl exec runs only cat, curl, echo, env, /);
   });
 
   it('prints kubectl’s errors for a missing "--", command or container', () => {
