@@ -75,7 +75,8 @@ const COMMAND_LINES = {
   kubectl scale|set image|rollout status|history|undo|restart deployment NAME ...
   kubectl delete TYPE NAME    kubectl cordon|uncordon|drain NODE    kubectl label|taint ...
   kubectl logs POD [-c CONTAINER]      (simulated containers write no log lines)
-  kubectl exec POD [-c CONTAINER] -- hostname | env | cat /etc/resolv.conf | nslookup NAME | sh -c '...'
+  kubectl exec POD [-c CONTAINER] -- hostname | env | cat /etc/resolv.conf | nslookup NAME
+                              | curl [-sSvIf] [-m SECS] [-H HEADER] URL | wget -qO- URL | sh -c '...'
                               (sh: ;, &&, ||, for i in $(seq N); do ...; done, exit N)
   kubectl events [--for TYPE/NAME] [--types=Warning] [-A]
   kubectl api-resources       kubectl version
@@ -94,7 +95,8 @@ const COMMAND_LINES = {
   kubectl scale|set image|rollout status|history|undo|restart deployment 名前 ...
   kubectl delete 種類 名前    kubectl cordon|uncordon|drain ノード    kubectl label|taint ...
   kubectl logs Pod [-c コンテナ]      (シミュレーターのコンテナはログを出力しない)
-  kubectl exec Pod [-c コンテナ] -- hostname | env | cat /etc/resolv.conf | nslookup 名前 | sh -c '...'
+  kubectl exec Pod [-c コンテナ] -- hostname | env | cat /etc/resolv.conf | nslookup 名前
+                              | curl [-sSvIf] [-m 秒] [-H ヘッダー] URL | wget -qO- URL | sh -c '...'
                               (sh では ;、&&、||、for i in $(seq N); do ...; done、exit N が使える)
   kubectl events [--for 種類/名前] [--types=Warning] [-A]
   kubectl api-resources       kubectl version
