@@ -63,3 +63,27 @@ describe('getPath', () => {
     expect(needsFullTrace({ measure: { field: { resource: 'pods', path: 'spec.nodeName' } } })).toBe(false);
   });
 });
+
+describe('measures over a Pod’s DNS questions and connections (lesson7-services, seed 7)', () => {
+  const l7 = runVariant(loadScenarios().get('lesson7-services')!, { v: 0, seed: 7, params: {} });
+
+  it('counts DNS questions between two steps, by asker, name, type and answer', () => {
+    expect(measure(l7, { queries: { from: 'shop/client', after: { step: 2 }, before: { step: 3 } } })).toBe(4);
+    expect(measure(l7, { queries: { from: 'shop/client', after: { step: 2 }, before: { step: 3 }, rcode: 'NXDOMAIN' } })).toBe(2);
+    expect(measure(l7, { queries: { from: 'shop/client', qtype: 'A', name: 'wbe' } })).toBe(1);
+    expect(measure(l7, { queries: { from: 'shop/nobody' } })).toBe(0);
+  });
+
+  it('reads a connection’s node, outcome and endpoint, and a step’s exit code', () => {
+    expect(measure(l7, { packet: { from: 'shop/client', path: 'node' } })).toBe('node-1');
+    expect(measure(l7, { packet: { from: 'shop/client', after: { step: 3 }, path: 'outcome' } })).toBe('rejected');
+    expect(measure(l7, { packet: { from: 'shop/client', after: { step: 4 }, path: 'endpoint' } })).toMatch(/:9090$/);
+    expect(measure(l7, { exitCode: { step: 5 } })).toBe(6);
+    expect(() => measure(l7, { packet: { from: 'shop/nobody', path: 'node' } })).toThrow(/no connection matches/);
+    // The apply step records `kubectl apply -f -`; the steps at 49 s each find their own command.
+    expect(measure(l7, { exitCode: { step: 0 } })).toBe(0);
+    expect(measure(l7, { exitCode: { step: 6 } })).toBe(1);
+    expect(measure(l7, { exitCode: { step: 8 } })).toBe(0);
+    expect(() => measure(l7, { exitCode: { step: 99 } })).toThrow(/runs no command/);
+  });
+});
