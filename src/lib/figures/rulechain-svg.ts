@@ -66,9 +66,14 @@ export function ruleChainSvg(c: RuleChain, opts: RuleChainSvgOptions): string {
   let y = MARGIN;
   const svcLines = [w.match(c), `-j ${c.svcChain}`];
   const top = { title: `KUBE-SERVICES (${w.on(opts.node)})`, lines: svcLines };
+  // Each endpoint rule takes two lines (its match, then its jump), so the figure stays narrow
+  // enough for a phone.
   const mid = {
-    title: `${c.svcChain} (${c.servicePort})`,
-    lines: c.endpoints.map((e, i) => `${i + 1}. ${w.rule(e.probability)} → ${e.chain}`),
+    title: c.svcChain,
+    lines: [
+      c.servicePort,
+      ...c.endpoints.flatMap((e, i) => [`${i + 1}. ${w.rule(e.probability)}`, `   → ${e.chain}`]),
+    ],
   };
   const seps = c.endpoints.map((e) => ({
     title: e.chain,
