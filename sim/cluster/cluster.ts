@@ -522,7 +522,7 @@ export class Cluster {
           partitioned: n.partitioned,
           kernel: n.kernel,
           recent: n.recent,
-          rejectsUnservedPorts: n.proxy.mode !== 'iptables',
+          rejects: n.proxy.rejectChains(),
           routes: (ip, port, protocol) => n.proxy.routes(ip, port, protocol),
         };
       },

@@ -38,11 +38,12 @@ export interface DataplaneNode {
    */
   recent: Map<string, number>;
   /**
-   * rejectsUnservedPorts is true when the node's rules refuse a new connection to a port a
-   * cluster IP does not serve (nftables mode's cluster-ips-check, IPVS mode's KUBE-IPVS-FILTER)
-   * rather than let it leave for the default route (iptables mode).
+   * rejects names the chains that refuse a new connection, when the node's rules are not
+   * iptables mode's: to a Service with no endpoints, and to a port a cluster IP does not serve
+   * (nftables mode's cluster-ips-check, IPVS mode's KUBE-IPVS-FILTER), which iptables mode lets
+   * leave for the default route.
    */
-  rejectsUnservedPorts?: boolean;
+  rejects?: { noEndpoints: string[]; unservedPort: string[] };
 }
 
 /** DataplaneCluster is what the dataplane reads: nodes, and the objects as the API holds them. */
@@ -198,8 +199,8 @@ export function connect(
     const routes = src.routes(ip, port, 'TCP');
     const info = servicePorts(svc).find((p) => p.port === port && p.proto === 'tcp');
     if (!info) {
-      if (src.rejectsUnservedPorts) {
-        record('rejected', []);
+      if (src.rejects) {
+        record('rejected', src.rejects.unservedPort);
         return { outcome: 'rejected' };
       }
       // No rule matches the port: the packet leaves for the default route and is lost.
@@ -209,7 +210,7 @@ export function connect(
     chains.push('KUBE-SERVICES');
     if (routes.length === 0) {
       // "has no endpoints": kube-proxy's REJECT rule answers with an ICMP port unreachable.
-      record('rejected', chains);
+      record('rejected', src.rejects?.noEndpoints ?? chains);
       return { outcome: 'rejected' };
     }
     chains.push(info.clusterPolicyChainName);

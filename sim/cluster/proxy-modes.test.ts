@@ -42,6 +42,17 @@ steps:
       apiVersion: v1
       kind: Service
       metadata:
+        name: web-sticky
+      spec:
+        selector: {app: web}
+        sessionAffinity: ClientIP
+        ports:
+          - port: 80
+            targetPort: 8080
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata:
         name: nobody
       spec:
         selector: {app: nobody}
@@ -93,6 +104,17 @@ describe('curl through each kube-proxy mode', () => {
       const r = run(mode);
       expect(r.cluster.kubectl('exec client -- curl -sS nobody').exitCode).toBe(7);
       expect(lastPacket(r).outcome).toBe('rejected');
+      expect(lastPacket(r).chains.at(-1)).toBe(
+        { iptables: 'KUBE-SERVICES', nftables: 'reject-chain', ipvs: 'KUBE-SERVICES' }[mode],
+      );
+    });
+
+    it(`${mode}: sessionAffinity ClientIP sends one client back to the same endpoint`, () => {
+      const r = run(mode);
+      const out = r.cluster.kubectl(
+        `exec client -- sh -c 'for i in $(seq 20); do curl -s web-sticky/hostname; echo; done'`,
+      );
+      expect(new Set(out.stdout.split('\n').filter(Boolean)).size).toBe(1);
     });
   }
 

@@ -139,8 +139,6 @@ export interface NftRoute {
 export interface NftSyncResult {
   table: NftTable;
   routes: Map<string, NftRoute>;
-  /** rejected lists "ip:port/PROTO" keys of cluster IPs that go to reject-chain. */
-  rejected: Set<string>;
 }
 
 function mark(n: number): string {
@@ -298,7 +296,6 @@ export function syncNFTablesRules(
   const w = new TableWriter();
   setupNFTables(w, cfg);
   const routes = new Map<string, NftRoute>();
-  const rejected = new Set<string>();
   for (const { svc, endpoints } of ports) {
     const proto = svc.proto;
     const base = servicePortChainNameBase(svc);
@@ -352,14 +349,12 @@ export function syncNFTablesRules(
         key: ipKey(svc.clusterIP, svc.port),
         value: `goto ${internalTrafficChain}`,
       });
-    else {
+    else
       w.element(noEndpointServicesMap, {
         key: ipKey(svc.clusterIP, svc.port),
         comment,
         value: internalVerdict,
       });
-      if (!hasEndpoints) rejected.add(`${svc.clusterIP}:${svc.port}/${svc.protocol}`);
-    }
     // Capture externalIPs.
     for (const ip of svc.externalIPs) {
       if (hasEndpoints)
@@ -470,7 +465,7 @@ export function syncNFTablesRules(
       });
     }
   }
-  return { table: w.t, routes, rejected };
+  return { table: w.t, routes };
 }
 
 /**

@@ -1121,7 +1121,8 @@ export class KubeProxy {
     };
     return vs.realServers.map((rs) => ({
       endpoint: `${rs.address}:${rs.port}`,
-      chain: `${protocol} ${ip}:${port}`,
+      // chain names the real server, as sessionAffinity's memory of a client is per destination.
+      chain: `${protocol} ${ip}:${port} -> ${rs.address}:${rs.port}`,
       ruleProbability: null,
       probability: 1 / n,
       local: rs.nodeName !== '' && rs.nodeName === this.nodeName,
@@ -1130,9 +1131,26 @@ export class KubeProxy {
     }));
   }
 
-  /** rulesetText is what the node's `nft list ruleset` prints. */
-  rulesetText(): string {
-    return nftListRuleset(this.nftables);
+  /**
+   * rejectChains names what refuses a forwarded new connection from a Pod in nftables and ipvs
+   * mode (undefined in iptables mode, whose packet path names its own chains): to a Service
+   * with no endpoints, and to a port a cluster IP does not serve.
+   */
+  rejectChains(): { noEndpoints: string[]; unservedPort: string[] } | undefined {
+    if (this.mode === 'nftables')
+      return {
+        noEndpoints: [
+          'filter-forward',
+          'service-endpoints-check',
+          'no-endpoint-services',
+          'reject-chain',
+        ],
+        unservedPort: ['filter-forward', 'cluster-ips-check'],
+      };
+    if (this.mode === 'ipvs')
+      // Simplification: KUBE-IPVS-FILTER is named but not written (see ipvs.ts).
+      return { noEndpoints: ['KUBE-SERVICES'], unservedPort: ['KUBE-IPVS-FILTER'] };
+    return undefined;
   }
 
   /** hasSynced reports whether kube-proxy is initialized (its first sync has run). */
