@@ -37,6 +37,11 @@ export interface Settings {
   iptablesMinSyncPeriod: number;
   /** kube-proxy --iptables-sync-period (30s). */
   iptablesSyncPeriod: number;
+  /**
+   * kube-proxy --proxy-mode (KubeProxyConfiguration mode): iptables (the default on Linux),
+   * nftables (GA since v1.33) or ipvs (deprecated since v1.35).
+   */
+  proxyMode: 'iptables' | 'nftables' | 'ipvs';
   /** kubelet image pull and crash-loop back-off: 10s doubling to 300s (MaxContainerBackOff). */
   backOffInitial: number;
   backOffMax: number;
@@ -92,6 +97,7 @@ export const defaultSettings: Settings = {
   kubeletAPIBurst: 100,
   iptablesMinSyncPeriod: 1_000,
   iptablesSyncPeriod: 30_000,
+  proxyMode: 'iptables',
   backOffInitial: 10_000,
   backOffMax: 300_000,
   watchLatency: 2,
@@ -138,6 +144,11 @@ export const burstSettings = new Set<keyof Settings>([
   'kubeletAPIBurst',
 ]);
 
+/** enumSettings are the settings given as one of a few words. */
+export const enumSettings: Partial<Record<keyof Settings, readonly string[]>> = {
+  proxyMode: ['iptables', 'nftables', 'ipvs'],
+};
+
 /**
  * settingExpectation says what a setting's value must be when v is not that, else undefined:
  * a duration, a number, a QPS above 0 or a burst of at least 1.
@@ -145,6 +156,8 @@ export const burstSettings = new Set<keyof Settings>([
 export function settingExpectation(key: keyof Settings, v: string | number): string | undefined {
   if (durationSettings.has(key))
     return parseDuration(v) === undefined ? 'a duration such as 40s' : undefined;
+  const words = enumSettings[key];
+  if (words) return words.includes(String(v)) ? undefined : `one of ${words.join(', ')}`;
   if (typeof v !== 'number') return 'a number';
   if (qpsSettings.has(key) && !(v > 0))
     return 'a number of requests per second above 0, such as 20';

@@ -8,6 +8,7 @@ import { parseDuration } from '../engine/clock.ts';
 import {
   defaultSettings,
   durationSettings,
+  enumSettings,
   settingExpectation,
   type Settings,
 } from '../engine/settings.ts';
@@ -193,15 +194,17 @@ export const SettingsSchema = z
     const out: Partial<Settings> = {};
     for (const [k, v] of Object.entries(rec)) {
       const key = k as keyof Settings;
-      out[key] = (durationSettings.has(key) ? parseDuration(v)! : Number(v)) as never;
+      out[key] = (
+        durationSettings.has(key) ? parseDuration(v)! : enumSettings[key] ? String(v) : Number(v)
+      ) as never;
     }
     return out;
   })
   .describe(
-    'Overrides of upstream defaults, e.g. nodeMonitorGracePeriod: 40s (the value before v1.32).',
+    "Overrides of upstream defaults, e.g. nodeMonitorGracePeriod: 40s (the value before v1.32), or proxyMode: nftables (kube-proxy's mode: iptables, the default; nftables; or ipvs, deprecated since v1.35).",
   )
   .meta({
-    ja: 'upstream のデフォルト値の上書き。例: nodeMonitorGracePeriod: 40s（v1.32 より前の値）。',
+    ja: 'upstream のデフォルト値の上書き。例: nodeMonitorGracePeriod: 40s（v1.32 より前の値）、proxyMode: nftables（kube-proxy のモード。デフォルトの iptables、nftables、または v1.35 で非推奨になった ipvs）。',
   });
 
 export const ClusterSchema = z
