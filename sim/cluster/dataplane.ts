@@ -12,7 +12,13 @@
 import type { Pod, Service } from '../api/types.ts';
 import type { Namespace } from '../registry/core/namespaces/types.ts';
 import type { EndpointSlice } from '../registry/discovery/endpointslices/types.ts';
-import { answer, type DnsReply, type QType, type ResourceRecord } from '../dns/coredns.ts';
+import {
+  answer,
+  type ClusterDnsView,
+  type DnsReply,
+  type QType,
+  type ResourceRecord,
+} from '../dns/coredns.ts';
 import type { Rng } from '../engine/rng.ts';
 import type { Simulation } from '../engine/simulation.ts';
 import {
@@ -62,6 +68,7 @@ export function dnsClient(
   pod: Pod,
 ): (server: string, name: string, qtype: QType) => DnsReply | undefined {
   const chosen = new Map<string, Pod | null>();
+  let view: ClusterDnsView | undefined;
   return (server, name, qtype) => {
     let target = chosen.get(server);
     if (target === undefined) {
@@ -69,15 +76,13 @@ export function dnsClient(
       chosen.set(server, target);
     }
     if (!target) return undefined;
-    const reply = answer(
-      {
-        services: c.peekAll<Service>('services'),
-        endpointSlices: c.peekAll<EndpointSlice>('endpointslices'),
-        namespaces: c.peekAll<Namespace>('namespaces'),
-      },
-      name,
-      qtype,
-    );
+    // The objects as CoreDNS's informers hold them, read once per command.
+    view ??= {
+      services: c.peekAll<Service>('services'),
+      endpointSlices: c.peekAll<EndpointSlice>('endpointslices'),
+      namespaces: c.peekAll<Namespace>('namespaces'),
+    };
+    const reply = answer(view, name, qtype);
     c.sim.record({
       kind: 'dns',
       from: `${pod.metadata.namespace}/${pod.metadata.name}`,
