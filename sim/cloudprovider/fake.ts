@@ -11,7 +11,9 @@
 //   the service controller's worker.
 // - Each load balancer gets one IPv4 address from LB_POOL (203.0.113.0/24, TEST-NET-3, RFC 5737:
 //   documentation addresses that are never routed), the lowest free one from .10 up, and gives it
-//   back when it is deleted.
+//   back when it is deleted. The address is a VIP (ipMode VIP: the nodes' rules take its traffic),
+//   which the cloud says, as kube-apiserver would default it: a Service synced again then
+//   compares equal (LoadBalancerStatusEqual) and is not written.
 // - A node's instance is `fake://<node name>`, of type fake.standard, in zone fake-zone-a of
 //   region fake-region; its ExternalIP is 198.51.100.<n> (TEST-NET-2) for the InternalIP 10.0.0.<n>.
 // Simplification: the fake cloud fails only when its pool is used up (no quotas, no unsupported
@@ -40,7 +42,7 @@ const LAST_HOST = 254;
 
 /** LoadBalancerStatus is what EnsureLoadBalancer returns: the address to record. */
 export interface LoadBalancerStatus {
-  ingress: { ip: string }[];
+  ingress: { ip: string; ipMode: 'VIP' }[];
 }
 
 /** Balancer is one provisioned load balancer. */
@@ -163,5 +165,5 @@ export class FakeCloud {
 export class CloudError extends Error {}
 
 function statusOf(b: Balancer): LoadBalancerStatus {
-  return { ingress: [{ ip: `203.0.113.${b.host}` }] };
+  return { ingress: [{ ip: `203.0.113.${b.host}`, ipMode: 'VIP' }] };
 }
