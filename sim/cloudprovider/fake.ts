@@ -15,7 +15,8 @@
 //   which the cloud says, as kube-apiserver would default it: a Service synced again then
 //   compares equal (LoadBalancerStatusEqual) and is not written.
 // - A node's instance is `fake://<node name>`, of type fake.standard, in zone fake-zone-a of
-//   region fake-region; its ExternalIP is 198.51.100.<n> (TEST-NET-2) for the InternalIP 10.0.0.<n>.
+//   region fake-region; its ExternalIP is 198.51.100.<n> (TEST-NET-2) for the InternalIP
+//   10.0.0.<n>.
 // Simplification: the fake cloud fails only when its pool is used up (no quotas, no unsupported
 // protocols), honours neither spec.loadBalancerIP nor loadBalancerSourceRanges, and reports no
 // ingress ports.

@@ -91,7 +91,8 @@ function staticPod(
  * made-up image (each real provider publishes its own, such as
  * registry.k8s.io/cloud-provider-gcp/cloud-controller-manager).
  */
-export const CLOUD_CONTROLLER_MANAGER_IMAGE = `registry.k8s.io/cloud-provider-fake/cloud-controller-manager:${KUBERNETES_VERSION}`;
+export const CLOUD_CONTROLLER_MANAGER_IMAGE =
+  'registry.k8s.io/cloud-provider-fake/cloud-controller-manager:' + KUBERNETES_VERSION;
 
 /**
  * controlPlanePods are the four static Pods kubeadm writes to /etc/kubernetes/manifests, and with

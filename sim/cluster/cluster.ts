@@ -6,8 +6,8 @@
 // Pods start and CoreDNS is scheduled, with tracing off, so that a scenario starts at 0 with a
 // settled cluster whose objects are a minute old, as on a freshly built kubeadm cluster.
 //
-// Simplification: a birth depends only on the cluster's shape (nodes, settings, images), so it is
-// simulated once per shape, with a fixed seed on its own random stream, up to IMAGE_MS (-5 s), and
+// Simplification: a birth depends only on the cluster's shape (nodes, settings, cloud, images), so
+// it is simulated once per shape, with a fixed seed on its own random stream, up to IMAGE_MS (-5 s), and
 // kept as an image: etcd's contents, from which each node's running containers are known (their
 // Pods' statuses). A run loads the image and starts every component against it at IMAGE_MS, as
 // after a restart of every process on machines whose containers kept running: controllers,

@@ -24,7 +24,7 @@ import type { FakeCloud, InstanceMetadata } from '../../cloudprovider/fake.ts';
 import { nodeStatusPatch } from '../../kubelet/node-status.ts';
 import { newSyncQueue } from '../controller-utils.ts';
 
-/** TaintExternalCloudProvider is the taint a kubelet with an external cloud provider registers with. */
+/** TaintExternalCloudProvider is the taint a kubelet with --cloud-provider=external registers with. */
 export const TaintExternalCloudProvider = 'node.cloudprovider.kubernetes.io/uninitialized';
 /** nodeStatusUpdateFrequency is --node-status-update-frequency's default for this controller. */
 const nodeStatusUpdateFrequency = 300_000;
