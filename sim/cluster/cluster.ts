@@ -341,7 +341,8 @@ export class Cluster {
     // cloud-node controllers against the fake cloud (cmd/cloud-controller-manager, the
     // k8s.io/cloud-provider app). Its clients keep --kube-api-qps and --kube-api-burst's defaults,
     // as kube-controller-manager's. Simplification: no route controller (the CNI plugin here
-    // routes Pod traffic itself) and no cloud-node-lifecycle-controller.
+    // routes Pod traffic itself) and no cloud-node-lifecycle-controller; like
+    // kube-controller-manager's, its controllers work whether or not its static Pod's container runs.
     if (this.cloudMode === 'fake') {
       this.cloud = new FakeCloud(this.sim.rng.fork('cloud'), () => this.sim.now());
       const ccm = new SharedInformerFactory(client('cloud-controller-manager'));
