@@ -77,6 +77,12 @@ describe('cluster.cloud: fake', () => {
     }
     const wide = r.cluster.kubectl('get nodes -o wide').stdout;
     expect(wide).toMatch(/^node-1 .* 10\.0\.0\.11 +198\.51\.100\.11 /m);
+    const described = r.cluster.kubectl('describe node node-1').stdout;
+    expect(described).toMatch(/^PodCIDRs: +10\.244\.1\.0\/24\nProviderID: +fake:\/\/node-1\n/m);
+    expect(described).toMatch(/^Taints: +<none>\n/m);
+    expect(described).toMatch(
+      /Normal +Synced +\S+ +cloud-node-controller +Node synced successfully/,
+    );
   });
 });
 
