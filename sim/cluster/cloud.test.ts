@@ -50,6 +50,10 @@ describe('cluster.cloud: fake', () => {
     );
     expect(at600.stdout).toContain(' 203.0.113.10 ');
     expect(describe.stdout).toContain('LoadBalancer Ingress:     203.0.113.10 (VIP)\n');
+    // kube-proxy programs the address once it is in the status (no endpoints: a REJECT).
+    expect(r.cluster.exec('node-1', 'sudo iptables-save -t filter').stdout).toContain(
+      '-A KUBE-EXTERNAL-SERVICES -d 203.0.113.10/32 -p tcp -m comment --comment "default/web has no endpoints"',
+    );
     expect(describe.stdout).toMatch(
       /Normal {2}EnsuringLoadBalancer {2}9s {4}service-controller {2}Ensuring load balancer\n/,
     );

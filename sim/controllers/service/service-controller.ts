@@ -380,9 +380,17 @@ export function needsUpdate(o: Service, n: Service): boolean {
   );
 }
 
-// portsForLB is what portEqualForLB compares: name, protocol, port, nodePort (and appProtocol).
+// portsForLB is what portEqualForLB compares: name, protocol, port, nodePort, targetPort and
+// appProtocol.
 function portsForLB(s: Service): unknown[] {
-  return (s.spec.ports ?? []).map((p) => [p.name ?? '', p.protocol ?? '', p.port, p.nodePort ?? 0]);
+  return (s.spec.ports ?? []).map((p) => [
+    p.name ?? '',
+    p.protocol ?? '',
+    p.port,
+    p.nodePort ?? 0,
+    p.targetPort ?? 0,
+    (p as { appProtocol?: string }).appProtocol ?? null,
+  ]);
 }
 
 /** shouldSyncUpdatedNode: a node's exclusion label or providerID changed. */
