@@ -100,10 +100,12 @@ describe('determinism with a cloud', () => {
 });
 
 describe('no cloud (the default)', () => {
-  it('leaves a LoadBalancer Service <pending> forever, with no finalizer and no events', () => {
+  it('leaves a LoadBalancer Service <pending> for the hour it runs, with no finalizer and no events', () => {
     const r = run(undefined);
     const [at2, at10, describe, at600] = kubectlOut(r);
     for (const o of [at2, at10, at600]) expect(o.stdout).toContain(' <pending> ');
+    r.runUntil(3_600_000);
+    expect(r.cluster.kubectl('get svc web').stdout).toMatch(/ <pending> +80:30080\/TCP +59m\n/);
     expect(describe.stdout).not.toContain('LoadBalancer Ingress');
     expect(describe.stdout).toContain('Events:                   <none>');
     const svc = r.cluster.apiserver
