@@ -203,6 +203,29 @@ describe('ServiceController', () => {
     });
   });
 
+  it('records SyncLoadBalancerFailed and retries with back-off when the pool is used up', () => {
+    const { sim, api } = setup();
+    // 203.0.113.10 to .254: 245 addresses.
+    for (let i = 0; i < 245; i++) createService(api, `s${i}`);
+    createService(api, 'one-too-many');
+    sim.runUntil(246 * (LB_CREATE_MS + LB_CREATE_JITTER_MS));
+    expect(svc(api, 's244')!.status.loadBalancer?.ingress?.[0].ip).toBe('203.0.113.254');
+    const failed = api
+      .peekAll<Event>('events')
+      .find(
+        (e) => e.involvedObject.name === 'one-too-many' && e.reason === 'SyncLoadBalancerFailed',
+      );
+    expect(failed?.type).toBe('Warning');
+    expect(failed?.message).toBe(
+      'Error syncing load balancer: failed to ensure load balancer: no free address in 203.0.113.0/24',
+    );
+    expect(svc(api, 'one-too-many')!.status.loadBalancer).toEqual({});
+    // Once an address is free, a retry (5 s doubling, up to 300 s) takes it.
+    api.delete('test', 'services', 'default', 's0');
+    sim.runUntil(sim.now() + 700_000);
+    expect(svc(api, 'one-too-many')!.status.loadBalancer?.ingress?.[0].ip).toBe('203.0.113.10');
+  });
+
   it('warns when no node can take traffic, and updates the hosts when a node joins', () => {
     const { sim, api, cloud } = setup([]);
     createService(api, 'web');
