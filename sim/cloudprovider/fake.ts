@@ -17,13 +17,18 @@
 // - A node's instance is `fake://<node name>`, of type fake.standard, in zone fake-zone-a of
 //   region fake-region; its ExternalIP is 198.51.100.<n> (TEST-NET-2) for the InternalIP
 //   10.0.0.<n>.
-// Simplification: the fake cloud fails only when its pool is used up (no quotas, no unsupported
-// protocols), honours neither spec.loadBalancerIP nor loadBalancerSourceRanges, and reports no
-// ingress ports.
+// - Every call is a `call` trace entry to `cloud` as it returns, with what it concerns and its
+//   result (the address, the number of hosts, "not found").
+// Simplification: the fake cloud fails only when its pool is used up or a load balancer to update
+// is missing (no quotas, no unsupported protocols), honours neither spec.loadBalancerIP nor
+// loadBalancerSourceRanges, and reports no ingress ports.
 
 import type { Node, Service } from '../api/types.ts';
 import type { Rng } from '../engine/rng.ts';
+import type { Simulation } from '../engine/simulation.ts';
 
+/** CLOUD is the cloud's name in the trace: every call to it is a `call` entry to `cloud`. */
+export const CLOUD = 'cloud';
 /** ProviderName is the cloud's name, the scheme of its provider IDs. */
 export const ProviderName = 'fake';
 /** LB_POOL is the documented range load balancer addresses come from. */
@@ -71,14 +76,14 @@ export type Wait<T> = Generator<number, T, void>;
 
 /** FakeCloud is the fake provider's state: its load balancers and their addresses. */
 export class FakeCloud {
+  private readonly sim: Simulation;
   private readonly rng: Rng;
-  private readonly now: () => number;
   private readonly balancers = new Map<string, Balancer>();
   private readonly used = new Set<number>();
 
-  constructor(rng: Rng, now: () => number) {
-    this.rng = rng;
-    this.now = now;
+  constructor(sim: Simulation) {
+    this.sim = sim;
+    this.rng = sim.rng.fork('cloud');
   }
 
   /**
@@ -90,42 +95,72 @@ export class FakeCloud {
   }
 
   /** getLoadBalancer says whether the Service's load balancer exists, and its status. */
-  getLoadBalancer(service: Service): { status?: LoadBalancerStatus; exists: boolean } {
+  getLoadBalancer(
+    caller: string,
+    service: Service,
+  ): { status?: LoadBalancerStatus; exists: boolean } {
     const b = this.balancers.get(this.getLoadBalancerName(service));
+    this.call(caller, 'GetLoadBalancer', service, b ? statusOf(b).ingress[0].ip : 'not found');
     return b ? { status: statusOf(b), exists: true } : { exists: false };
   }
 
   /** ensureLoadBalancer creates the Service's load balancer, or updates the one it has. */
-  *ensureLoadBalancer(service: Service, nodes: readonly Node[]): Wait<LoadBalancerStatus> {
+  *ensureLoadBalancer(
+    caller: string,
+    service: Service,
+    nodes: readonly Node[],
+  ): Wait<LoadBalancerStatus> {
     const name = this.getLoadBalancerName(service);
     let b = this.balancers.get(name);
     if (b) {
-      yield this.now() + LB_UPDATE_MS;
+      yield this.sim.now() + LB_UPDATE_MS;
     } else {
-      yield this.now() + LB_CREATE_MS + this.rng.intn(LB_CREATE_JITTER_MS + 1);
-      b = this.balancers.get(name) ?? { name, host: this.allocate(), hosts: [] };
-      this.balancers.set(name, b);
+      yield this.sim.now() + LB_CREATE_MS + this.rng.intn(LB_CREATE_JITTER_MS + 1);
+      b = this.balancers.get(name);
+      if (!b) {
+        let host: number;
+        try {
+          host = this.allocate();
+        } catch (e) {
+          this.call(caller, 'EnsureLoadBalancer', service, (e as Error).message);
+          throw e;
+        }
+        b = { name, host, hosts: [] };
+        this.balancers.set(name, b);
+      }
     }
     b.hosts = nodes.map((n) => n.metadata.name);
-    return statusOf(b);
+    const status = statusOf(b);
+    this.call(caller, 'EnsureLoadBalancer', service, status.ingress[0].ip);
+    return status;
   }
 
   /** updateLoadBalancer points the Service's load balancer at another set of nodes. */
-  *updateLoadBalancer(service: Service, nodes: readonly Node[]): Wait<void> {
+  *updateLoadBalancer(caller: string, service: Service, nodes: readonly Node[]): Wait<void> {
+    yield this.sim.now() + LB_UPDATE_MS;
     const b = this.balancers.get(this.getLoadBalancerName(service));
-    yield this.now() + LB_UPDATE_MS;
-    if (b) b.hosts = nodes.map((n) => n.metadata.name);
+    this.call(caller, 'UpdateLoadBalancer', service, b ? `${nodes.length} hosts` : 'not found');
+    if (!b) throw new CloudError(`load balancer ${this.getLoadBalancerName(service)} not found`);
+    b.hosts = nodes.map((n) => n.metadata.name);
   }
 
   /** ensureLoadBalancerDeleted deletes the Service's load balancer and frees its address. */
-  *ensureLoadBalancerDeleted(service: Service): Wait<void> {
+  *ensureLoadBalancerDeleted(caller: string, service: Service): Wait<void> {
     const name = this.getLoadBalancerName(service);
-    if (!this.balancers.has(name)) return;
-    yield this.now() + LB_DELETE_MS;
-    const b = this.balancers.get(name);
-    if (!b) return;
-    this.balancers.delete(name);
-    this.used.delete(b.host);
+    if (this.balancers.has(name)) {
+      yield this.sim.now() + LB_DELETE_MS;
+      const b = this.balancers.get(name);
+      if (b) {
+        this.balancers.delete(name);
+        this.used.delete(b.host);
+      }
+    }
+    this.call(caller, 'EnsureLoadBalancerDeleted', service);
+  }
+
+  /** exists says whether the Service has a load balancer, without a call (for tests and views). */
+  exists(service: Service): boolean {
+    return this.balancers.has(this.getLoadBalancerName(service));
   }
 
   /** hostsOf lists the nodes a Service's load balancer sends traffic to (for tests and views). */
@@ -134,7 +169,7 @@ export class FakeCloud {
   }
 
   /** instanceMetadata is InstancesV2.InstanceMetadata: the machine behind a Node. */
-  instanceMetadata(node: Node): InstanceMetadata {
+  instanceMetadata(caller: string, node: Node): InstanceMetadata {
     const name = node.metadata.name;
     const internal = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
     const m = internal && /^10\.0\.(\d+)\.(\d+)$/.exec(internal);
@@ -142,13 +177,30 @@ export class FakeCloud {
     if (internal) nodeAddresses.push({ type: 'InternalIP', address: internal });
     if (m && m[1] === '0')
       nodeAddresses.push({ type: 'ExternalIP', address: `198.51.100.${m[2]}` });
+    const providerID = `${ProviderName}://${name}`;
+    this.call(caller, 'InstanceMetadata', node, providerID);
     return {
-      providerID: `${ProviderName}://${name}`,
+      providerID,
       instanceType: 'fake.standard',
       nodeAddresses,
       zone: 'fake-zone-a',
       region: 'fake-region',
     };
+  }
+
+  // call records one call to the cloud's API as it returns.
+  private call(caller: string, method: string, obj: Service | Node, result?: string): void {
+    if (!this.sim.records('call')) return;
+    const ns = obj.metadata.namespace;
+    const object = ns ? `${ns}/${obj.metadata.name}` : obj.metadata.name;
+    this.sim.record({
+      kind: 'call',
+      from: caller,
+      to: CLOUD,
+      method,
+      object,
+      ...(result !== undefined ? { result } : {}),
+    });
   }
 
   // allocate takes the lowest free host of the pool.

@@ -344,7 +344,7 @@ export class Cluster {
     // routes Pod traffic itself) and no cloud-node-lifecycle-controller; like
     // kube-controller-manager's, its controllers work whether or not its static Pod's container runs.
     if (this.cloudMode === 'fake') {
-      this.cloud = new FakeCloud(this.sim.rng.fork('cloud'), () => this.sim.now());
+      this.cloud = new FakeCloud(this.sim);
       const ccm = new SharedInformerFactory(client('cloud-controller-manager'));
       this.controllers.push(
         new ServiceController(this.sim, client(ServiceController.NAME), this.cloud, ccm),

@@ -156,6 +156,17 @@ export const COMPONENTS: Record<string, ComponentInfo> = {
       ja: '新しいノードを、クラウドが持つマシンの情報（プロバイダー ID、ゾーンやインスタンスタイプのラベル、アドレス）で初期化し、uninitialized の taint を外す',
     },
   },
+  cloud: {
+    group: 'client',
+    where: {
+      en: "outside the cluster (the cloud provider's API; with cluster.cloud: fake, a made-up one)",
+      ja: 'クラスターの外（クラウドプロバイダーの API。cluster.cloud: fake では架空のもの）',
+    },
+    decides: {
+      en: 'provisions load balancers and answers what it knows of each machine; it never reads the Kubernetes API',
+      ja: 'ロードバランサーを用意し、各マシンについて知っていることを答える。Kubernetes API は読まない',
+    },
+  },
   kubelet: {
     group: 'node',
     where: {

@@ -24,7 +24,7 @@ function setup() {
       ],
     },
   } as unknown as Node);
-  const cloud = new FakeCloud(sim.rng.fork('cloud'), () => sim.now());
+  const cloud = new FakeCloud(sim);
   const c = new CloudNodeController(sim, new Client(api, CloudNodeController.NAME), cloud);
   c.start();
   const node = () => api.peekAll<Node>('nodes')[0];

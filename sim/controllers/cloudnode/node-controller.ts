@@ -95,7 +95,7 @@ export class CloudNodeController {
     for (const node of this.nodes.list()) {
       if (getCloudTaint(node)) continue;
       try {
-        this.updateNodeAddress(node, this.cloud.instanceMetadata(node));
+        this.updateNodeAddress(node, this.cloud.instanceMetadata(CloudNodeController.NAME, node));
       } catch (e) {
         // Upstream logs the error and tries again at the next period.
         if (!(e instanceof StatusError)) throw e;
@@ -110,7 +110,7 @@ export class CloudNodeController {
   syncNode(name: string): void {
     const cur = this.nodes.get(undefined, name);
     if (!cur || !getCloudTaint(cur)) return;
-    const meta = this.cloud.instanceMetadata(cur);
+    const meta = this.cloud.instanceMetadata(CloudNodeController.NAME, cur);
     // Never mutate cached objects; clone first.
     const node = deepClone(cur);
     if (!node.spec.providerID) node.spec.providerID = meta.providerID;

@@ -34,7 +34,7 @@ function setup(nodes = ['node-1', 'node-2']) {
   api.createDefaultServiceCIDR();
   newNode(api, 'control-plane', { 'node.kubernetes.io/exclude-from-external-load-balancers': '' });
   for (const n of nodes) newNode(api, n);
-  const cloud = new FakeCloud(sim.rng.fork('cloud'), () => sim.now());
+  const cloud = new FakeCloud(sim);
   const client = new RecordingClient(api, ServiceController.NAME);
   const sc = new ServiceController(sim, client, cloud);
   sc.start();
@@ -95,6 +95,17 @@ describe('ServiceController', () => {
         patch: { status: { loadBalancer: { ingress: [{ ip: '203.0.113.10', ipMode: 'VIP' }] } } },
       },
     ]);
+    // The cloud call is in the trace when it returns, 4 to 6 s after the Service was created.
+    const calls = sim.trace.flatMap((e) =>
+      e.kind === 'call'
+        ? [{ t: e.t, call: `${e.from} ${e.to} ${e.method} ${e.object} ${e.result}` }]
+        : [],
+    );
+    expect(calls.map((c) => c.call)).toEqual([
+      'service-controller cloud EnsureLoadBalancer default/web 203.0.113.10',
+    ]);
+    expect(calls[0].t).toBeGreaterThanOrEqual(LB_CREATE_MS / 1000);
+    expect(calls[0].t).toBeLessThanOrEqual((LB_CREATE_MS + LB_CREATE_JITTER_MS) / 1000);
     // In upstream's order: EnsuringLoadBalancer, the finalizer, EnsuredLoadBalancer, the status.
     const writes = sim.trace.filter(
       (e) =>
@@ -166,7 +177,7 @@ describe('ServiceController', () => {
     expect(svc(api, 'web')!.metadata.deletionTimestamp).toBeDefined();
     sim.runUntil(sim.now() + 10_000);
     expect(svc(api, 'web')).toBeUndefined();
-    expect(cloud.getLoadBalancer(web).exists).toBe(false);
+    expect(cloud.exists(web)).toBe(false);
     expect(reasons(api, 'web').slice(2)).toEqual([
       'Normal DeletingLoadBalancer Deleting load balancer',
       'Normal DeletedLoadBalancer Deleted load balancer',
@@ -191,7 +202,7 @@ describe('ServiceController', () => {
     expect(after.spec.type).toBe('ClusterIP');
     expect(after.metadata.finalizers).toBeUndefined();
     expect(after.status.loadBalancer).toEqual({});
-    expect(cloud.getLoadBalancer(after).exists).toBe(false);
+    expect(cloud.exists(after)).toBe(false);
     expect(reasons(api, 'web').slice(2)).toEqual([
       'Normal DeletingLoadBalancer Deleting load balancer',
       'Normal DeletedLoadBalancer Deleted load balancer',

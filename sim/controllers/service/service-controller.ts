@@ -181,10 +181,10 @@ export class ServiceController {
     if (!wantsLoadBalancer(service) || needsCleanup(service)) {
       op = 'delete';
       newStatus = {};
-      if (this.cloud.getLoadBalancer(service).exists) {
+      if (this.cloud.getLoadBalancer(ServiceController.NAME, service).exists) {
         this.recorder.event(service, 'Normal', 'DeletingLoadBalancer', 'Deleting load balancer');
         yield* wrap(
-          this.cloud.ensureLoadBalancerDeleted(service),
+          this.cloud.ensureLoadBalancerDeleted(ServiceController.NAME, service),
           'failed to delete load balancer',
         );
       }
@@ -219,7 +219,11 @@ export class ServiceController {
         'There are no available nodes for LoadBalancer',
       );
     this.lastSyncedNodes.set(metaNamespaceKey(service), nodes);
-    const status: LoadBalancerStatus = yield* this.cloud.ensureLoadBalancer(service, nodes);
+    const status: LoadBalancerStatus = yield* this.cloud.ensureLoadBalancer(
+      ServiceController.NAME,
+      service,
+      nodes,
+    );
     return status;
   }
 
@@ -234,7 +238,7 @@ export class ServiceController {
   private *processLoadBalancerDelete(service: Service): Sync {
     if (!wantsLoadBalancer(service)) return;
     this.recorder.event(service, 'Normal', 'DeletingLoadBalancer', 'Deleting load balancer');
-    yield* this.cloud.ensureLoadBalancerDeleted(service);
+    yield* this.cloud.ensureLoadBalancerDeleted(ServiceController.NAME, service);
     this.recorder.event(service, 'Normal', 'DeletedLoadBalancer', 'Deleted load balancer');
   }
 
@@ -311,10 +315,21 @@ export class ServiceController {
     const oldNodes = (this.lastSyncedNodes.get(key) ?? []).filter(isStableNode);
     this.lastSyncedNodes.set(key, newNodes);
     if (nodesSufficientlyEqual(oldNodes, newNodes)) return false;
-    // Simplification: the fake cloud's UpdateLoadBalancer never fails, so there is no
-    // UpdateLoadBalancerFailed and nothing to retry.
-    if (!this.cloud.getLoadBalancer(svc).exists) return false;
-    yield* this.cloud.updateLoadBalancer(svc, newNodes);
+    try {
+      yield* this.cloud.updateLoadBalancer(ServiceController.NAME, svc, newNodes);
+    } catch (e) {
+      if (!(e instanceof CloudError)) throw e;
+      // It is an error only if the load balancer still exists (one being provisioned does not).
+      if (!this.cloud.getLoadBalancer(ServiceController.NAME, svc).exists) return false;
+      const names = goStringList(newNodes.slice(0, 20).map((n) => n.metadata.name));
+      this.recorder.event(
+        svc,
+        'Warning',
+        'UpdateLoadBalancerFailed',
+        `Error updating load balancer with new hosts ${names} [node names limited, total number of nodes: ${newNodes.length}], error: ${e.message}`,
+      );
+      return true;
+    }
     if (!newNodes.length)
       this.recorder.event(
         svc,
@@ -331,6 +346,11 @@ export class ServiceController {
       );
     return false;
   }
+}
+
+// goStringList prints a []string as Go's %v does: [a b c].
+function goStringList(names: string[]): string {
+  return `[${names.join(' ')}]`;
 }
 
 // wrap runs a step and words its failure as syncLoadBalancerIfNeeded's fmt.Errorf does.
