@@ -7,10 +7,10 @@
 // settled cluster whose objects are a minute old, as on a freshly built kubeadm cluster.
 //
 // Simplification: a birth depends only on the cluster's shape (nodes, settings, cloud, images), so
-// it is simulated once per shape, with a fixed seed on its own random stream, up to IMAGE_MS (-5 s), and
-// kept as an image: etcd's contents, from which each node's running containers are known (their
-// Pods' statuses). A run loads the image and starts every component against it at IMAGE_MS, as
-// after a restart of every process on machines whose containers kept running: controllers,
+// it is simulated once per shape, with a fixed seed on its own random stream, up to IMAGE_MS
+// (-5 s), and kept as an image: etcd's contents, from which each node's running containers are known
+// (their Pods' statuses). A run loads the image and starts every component against it at IMAGE_MS,
+// as after a restart of every process on machines whose containers kept running: controllers,
 // kube-scheduler and kube-proxy list and watch, the kubelets adopt their running containers and
 // keep their machine's IDs. So the kube-system objects are the same for every seed, and timer
 // phases (Lease renewals, status reports, the node monitor) start at -5 s. The run's seed drives
@@ -342,7 +342,8 @@ export class Cluster {
     // k8s.io/cloud-provider app). Its clients keep --kube-api-qps and --kube-api-burst's defaults,
     // as kube-controller-manager's. Simplification: no route controller (the CNI plugin here
     // routes Pod traffic itself) and no cloud-node-lifecycle-controller; like
-    // kube-controller-manager's, its controllers work whether or not its static Pod's container runs.
+    // kube-controller-manager's, its controllers work whether or not its static Pod's container
+    // runs.
     if (this.cloudMode === 'fake') {
       this.cloud = new FakeCloud(this.sim);
       const ccm = new SharedInformerFactory(client('cloud-controller-manager'));
