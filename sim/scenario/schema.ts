@@ -228,6 +228,15 @@ export const ClusterSchema = z
         ja: 'ワーカーノード（コントロールプレーンノードは常に追加される）。デフォルト: CPU 4、メモリー 8Gi、Pod 110 の node-1 から node-3。',
       }),
     settings: SettingsSchema.default({}),
+    cloud: z
+      .enum(['none', 'fake'])
+      .default('none')
+      .describe(
+        'The cloud provider: none (a kubeadm cluster on bare metal: a LoadBalancer Service stays <pending>) or fake (a cloud-controller-manager whose fake cloud gives LoadBalancer Services an address from 203.0.113.0/24 after a few seconds and initializes the nodes).',
+      )
+      .meta({
+        ja: 'クラウドプロバイダー: none（ベアメタル上の kubeadm クラスター。LoadBalancer の Service は <pending> のまま）または fake（cloud-controller-manager が動き、その擬似クラウドが数秒後に LoadBalancer の Service へ 203.0.113.0/24 のアドレスを与え、ノードを初期化する）。',
+      }),
     images: z
       .record(z.string(), ImageBehaviourSchema)
       .default({})
