@@ -3,6 +3,7 @@ import type { Gateway, GatewayClass, HTTPRoute, Ingress, Service } from '../api/
 import type { PacketEntry } from '../engine/trace.ts';
 import { parseScenario } from '../scenario/loader.ts';
 import { ScenarioRun } from '../scenario/runner.ts';
+import { golden } from '../testing.ts';
 
 /** backend is an agnhost netexec Deployment and its Service, both named name. */
 const backend = (name: string) => `      apiVersion: apps/v1
@@ -316,6 +317,25 @@ spec:
       status: 'False',
       reason: 'NoMatchingListenerHostname',
     });
+  });
+});
+
+describe('kubectl get and describe', () => {
+  it('print the tables and describers kubectl v1.34 prints for the five kinds', () => {
+    const r = run();
+    const out = [
+      'get ingress -o wide',
+      'get ingressclass',
+      'describe ingress sites',
+      'describe ingressclass nginx',
+      'get gatewayclass -o wide',
+      'get gateway',
+      'get httproute',
+      'describe httproute blog',
+    ]
+      .map((c) => `$ kubectl ${c}\n${r.cluster.kubectl(c).stdout}`)
+      .join('\n');
+    golden(new URL('../kubectl/testdata/ingress-and-gateway.txt', import.meta.url), out);
   });
 });
 
