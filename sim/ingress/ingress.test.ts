@@ -339,6 +339,18 @@ describe('kubectl get and describe', () => {
   });
 });
 
+describe('determinism', () => {
+  it('gives the same trace for the same scenario and seed', () => {
+    const trace = () => {
+      const r = run();
+      const addr = ip(r, 'nginx-gateway', 'nginx-gateway');
+      curl(r, 'shop.example', `http://${addr}/hostname`);
+      return JSON.stringify(r.cluster.sim.trace);
+    };
+    expect(trace()).toBe(trace());
+  });
+});
+
 describe('the default cluster', () => {
   it('has no ingress controller, no gateway and no IngressClass', () => {
     const r = new ScenarioRun(parseScenario('name: plain\nseed: 1\nuntil: 1s\n', 'plain.yaml'));
