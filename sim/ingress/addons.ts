@@ -1,5 +1,5 @@
-// The objects an installed ingress controller and Gateway API implementation consist of, as their
-// install manifests create them: ingress-nginx's deploy/static/provider/baremetal/deploy.yaml
+// Mirrors the install manifests of ingress-nginx and NGINX Gateway Fabric 1.x: the objects an
+// installed ingress controller and Gateway API implementation consist of, as they create them: ingress-nginx's deploy/static/provider/baremetal/deploy.yaml
 // (the ingress-nginx Namespace, ServiceAccount, IngressClass `nginx` for controller
 // k8s.io/ingress-nginx, the NodePort Service and the controller Deployment), and NGINX Gateway
 // Fabric 1.x's deploy/default/deploy.yaml (the nginx-gateway Namespace, ServiceAccount,

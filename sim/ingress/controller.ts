@@ -1,6 +1,7 @@
-// An ingress controller and a Gateway API implementation, as one model of a controller that
-// programs a proxy (see "Simplification:" notes). In mode 'ingress-nginx' it is modelled on
-// kubernetes/ingress-nginx (internal/ingress/controller: the store's informers, syncIngress
+// Mirrors kubernetes/ingress-nginx internal/ingress/controller and internal/ingress/status, and
+// NGINX Gateway Fabric 1.x: an ingress controller and a Gateway API implementation as one model
+// of a controller that programs a proxy (see "Simplification:" notes). In mode 'ingress-nginx'
+// it is modelled on ingress-nginx (internal/ingress/controller: the store's informers, syncIngress
 // rendering one configuration, upstreams of Pod endpoints; internal/ingress/status: the
 // publish-service address written into each Ingress's status.loadBalancer every 60 s). In mode
 // 'gateway' it is modelled on NGINX Gateway Fabric 1.x, a Gateway API implementation (one nginx

@@ -1,5 +1,5 @@
-// How a request is matched against HTTPRoutes, as the Gateway API specifies it
-// (sigs.k8s.io/gateway-api apis/v1/httproute_types.go: HTTPRouteSpec.Hostnames, HTTPRouteRule.
+// Mirrors the matching sigs.k8s.io/gateway-api specifies in apis/v1/httproute_types.go
+// (HTTPRouteSpec.Hostnames, HTTPRouteRule.
 // Matches and its precedence list, PathMatchType, HTTPHeaderMatch, HTTPBackendRef.Weight; and
 // gateway_types.go Listener.Hostname). Pure functions: proxy.ts and the controller use them.
 

@@ -1,8 +1,8 @@
-// How a request is matched against Ingress rules, as networking.k8s.io/v1 defines it
-// (staging/src/k8s.io/api/networking/v1/types.go: IngressRule.Host, HTTPIngressPath.PathType;
-// the Ingress concept page's "Examples" table for Prefix) and as ingress-nginx arranges it
-// (internal/ingress/controller/controller.go createServers and createUpstreams: one server per
-// host, rules for the same host merged from every Ingress of the class, the oldest Ingress first;
+// Mirrors the matching of staging/src/k8s.io/api/networking/v1/types.go (IngressRule.Host,
+// HTTPIngressPath.PathType; the Ingress concept page's "Examples" table for Prefix) and
+// ingress-nginx's internal/ingress/controller/controller.go createServers and createUpstreams:
+// how a request is matched against Ingress rules and how ingress-nginx arranges them (one server
+// per host, rules for the same host merged from every Ingress of the class, the oldest Ingress first;
 // each server's root location is the Ingress's defaultBackend or the controller's own default
 // backend, which answers 404). Pure functions: proxy.ts and the controller use them.
 // ingress-nginx was retired in March 2026 (no releases or security fixes after it; kubernetes.io

@@ -1,4 +1,4 @@
-// What the Gateway API kinds share as CustomResourceDefinitions (sigs.k8s.io/gateway-api
+// Mirrors what the Gateway API kinds share as CustomResourceDefinitions (sigs.k8s.io/gateway-api
 // config/crd/standard): the status a CRD's structural schema defaults ("Waiting for
 // controller"), the jsonPath cells of additionalPrinterColumns, and kubectl's generic describer
 // for custom resources (staging/src/k8s.io/kubectl/pkg/describe/describe.go genericDescriber,
