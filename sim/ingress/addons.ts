@@ -1,6 +1,6 @@
 // Mirrors the install manifests of ingress-nginx and NGINX Gateway Fabric 1.x: the objects an
-// installed ingress controller and Gateway API implementation consist of, as they create them: ingress-nginx's deploy/static/provider/baremetal/deploy.yaml
-// (the ingress-nginx Namespace, ServiceAccount, IngressClass `nginx` for controller
+// installed ingress controller and Gateway API implementation consist of, as they create them:
+// ingress-nginx's deploy/static/provider/baremetal/deploy.yaml (the ingress-nginx Namespace, ServiceAccount, IngressClass `nginx` for controller
 // k8s.io/ingress-nginx, the NodePort Service and the controller Deployment), and NGINX Gateway
 // Fabric 1.x's deploy/default/deploy.yaml (the nginx-gateway Namespace, ServiceAccount,
 // GatewayClass `nginx` for gateway.nginx.org/nginx-gateway-controller, Service and Deployment).

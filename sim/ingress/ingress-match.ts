@@ -2,9 +2,9 @@
 // HTTPIngressPath.PathType; the Ingress concept page's "Examples" table for Prefix) and
 // ingress-nginx's internal/ingress/controller/controller.go createServers and createUpstreams:
 // how a request is matched against Ingress rules and how ingress-nginx arranges them (one server
-// per host, rules for the same host merged from every Ingress of the class, the oldest Ingress first;
-// each server's root location is the Ingress's defaultBackend or the controller's own default
-// backend, which answers 404). Pure functions: proxy.ts and the controller use them.
+// per host, rules for the same host merged from every Ingress of the class, the oldest Ingress
+// first; each server's root location is the Ingress's defaultBackend or the controller's own
+// default backend, which answers 404). Pure functions: proxy.ts and the controller use them.
 // ingress-nginx was retired in March 2026 (no releases or security fixes after it; kubernetes.io
 // blog 2025-11-11 "ingress-nginx-retirement"); Gateway API (httproute-match.ts) is the path
 // forward. The model keeps it as the best-known example of an Ingress controller.
