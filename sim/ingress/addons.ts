@@ -1,9 +1,10 @@
 // Mirrors the install manifests of ingress-nginx and NGINX Gateway Fabric 1.x: the objects an
 // installed ingress controller and Gateway API implementation consist of, as they create them:
-// ingress-nginx's deploy/static/provider/baremetal/deploy.yaml (the ingress-nginx Namespace, ServiceAccount, IngressClass `nginx` for controller
-// k8s.io/ingress-nginx, the NodePort Service and the controller Deployment), and NGINX Gateway
-// Fabric 1.x's deploy/default/deploy.yaml (the nginx-gateway Namespace, ServiceAccount,
-// GatewayClass `nginx` for gateway.nginx.org/nginx-gateway-controller, Service and Deployment).
+// ingress-nginx's deploy/static/provider/baremetal/deploy.yaml (the ingress-nginx Namespace,
+// ServiceAccount, IngressClass `nginx` for controller k8s.io/ingress-nginx, the NodePort Service
+// and the controller Deployment), and NGINX Gateway Fabric 1.x's deploy/default/deploy.yaml (the
+// nginx-gateway Namespace, ServiceAccount, GatewayClass `nginx` for
+// gateway.nginx.org/nginx-gateway-controller, Service and Deployment).
 // ingress-nginx was retired in March 2026: best-effort maintenance ended and no further releases
 // or security fixes come (kubernetes.io blog 2025-11-11 "ingress-nginx-retirement"). Existing
 // installations keep working; Gateway API is the path forward.
