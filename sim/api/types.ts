@@ -51,6 +51,21 @@ export type { Lease, LeaseSpec } from '../registry/coordination/leases/types.ts'
 export type { IPAddress, ParentReference } from '../registry/networking/ipaddresses/types.ts';
 export type { ServiceCIDR } from '../registry/networking/servicecidrs/types.ts';
 export type {
+  HTTPIngressPath,
+  Ingress,
+  IngressBackend,
+  IngressRule,
+  PathType,
+} from '../registry/networking/ingresses/types.ts';
+export type { IngressClass } from '../registry/networking/ingressclasses/types.ts';
+export type {
+  Gateway,
+  GatewayClass,
+  HTTPRoute,
+  HTTPRouteMatch,
+  HTTPRouteRule,
+} from '../registry/gateway/types.ts';
+export type {
   Endpoint,
   EndpointConditions,
   EndpointPort,

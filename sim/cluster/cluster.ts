@@ -59,6 +59,8 @@ import { toYAML } from '../kubectl/yaml-json.ts';
 import type { ClusterConfig, Fault } from '../scenario/schema.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import * as boot from './bootstrap.ts';
+import { ingressNginxObjects, nginxGatewayObjects } from '../ingress/addons.ts';
+import { ProxyController } from '../ingress/controller.ts';
 
 export interface CommandOutput {
   stdout: string;
@@ -264,6 +266,11 @@ export class Cluster {
   readonly apiserver: KubeAPIServer;
   readonly scheduler: Scheduler;
   readonly controllers: { start(): void; stop(): void }[];
+  /**
+   * proxies are the optional ingress controller (cluster.ingress: nginx) and Gateway API
+   * implementation (cluster.gateway: true), each programming its proxy Pods.
+   */
+  readonly proxies: ProxyController[] = [];
   readonly nodes = new Map<string, NodeAgents>();
   readonly images: ImageCatalog;
   /** cloud is the fake cloud provider behind cloud-controller-manager (`cluster.cloud: fake`). */
@@ -304,7 +311,7 @@ export class Cluster {
     if (image) {
       this.etcd.load(image.etcd);
       this.apiserver.restoreAllocations();
-    } else this.bootstrapObjects();
+    } else this.bootstrapObjects(opts.config);
     // Simplification: kube-scheduler and kube-controller-manager run without leader election, and
     // kube-apiserver without its identity lease, so kube-system has none of their Leases (upstream
     // they are renewed every 2 s: client-go tools/leaderelection, pkg/controlplane/apiserver).
@@ -353,6 +360,16 @@ export class Cluster {
       );
     }
     for (const c of this.controllers) c.start();
+    // The add-ons' controllers run in their own Pods upstream, each with its own client
+    // (client-go's default QPS 5, burst 10).
+    const addonClient = (user: string) => new Client(this.apiserver, user, { qps: 5, burst: 10 });
+    if (opts.config.ingress === 'nginx')
+      this.proxies.push(
+        new ProxyController(this.sim, addonClient('ingress-nginx-controller'), 'ingress-nginx'),
+      );
+    if (opts.config.gateway)
+      this.proxies.push(new ProxyController(this.sim, addonClient('nginx-gateway'), 'gateway'));
+    for (const p of this.proxies) p.start();
     this.scheduler.start();
 
     plan.forEach((p, i) => this.addNode(p, i, plan.length, image));
@@ -439,7 +456,7 @@ export class Cluster {
     this.apiserver.breakWatches();
   }
 
-  private bootstrapObjects(): void {
+  private bootstrapObjects(config: ClusterConfig): void {
     const api = this.apiserver;
     for (const ns of boot.namespaces()) api.create('bootstrap', 'namespaces', ns);
     for (const sa of boot.addonServiceAccounts()) api.create('bootstrap', 'serviceaccounts', sa);
@@ -449,6 +466,21 @@ export class Cluster {
     api.create('bootstrap', 'services', boot.kubeDNSService());
     api.create('bootstrap', 'daemonsets', boot.kubeProxyDaemonSet());
     api.create('bootstrap', 'deployments', boot.coreDNS());
+    // The add-ons a scenario asks for, installed as their manifests would be.
+    const addons = [
+      ...(config.ingress === 'nginx' ? [ingressNginxObjects()] : []),
+      ...(config.gateway ? [nginxGatewayObjects()] : []),
+    ];
+    for (const a of addons) {
+      for (const ns of a.namespaces) api.create('bootstrap', 'namespaces', ns);
+      for (const sa of a.serviceAccounts) api.create('bootstrap', 'serviceaccounts', sa);
+      for (const ic of 'ingressClasses' in a ? a.ingressClasses : [])
+        api.create('bootstrap', 'ingressclasses', ic);
+      for (const gc of 'gatewayClasses' in a ? a.gatewayClasses : [])
+        api.create('bootstrap', 'gatewayclasses', gc);
+      for (const svc of a.services) api.create('bootstrap', 'services', svc);
+      for (const d of a.deployments) api.create('bootstrap', 'deployments', d);
+    }
   }
 
   private addNode(p: NodePlan, index: number, total: number, image: BornImage | undefined): void {
@@ -570,6 +602,11 @@ export class Cluster {
       },
       peekAll: <T>(resource: 'pods' | 'services' | 'endpointslices' | 'namespaces') =>
         this.apiserver.peekAll(resource) as T[],
+      // A proxy Pod answers as its controller last programmed it, forwarding from that Pod.
+      podListeners: (pod) => {
+        const p = this.proxies.find((x) => x.owns(pod));
+        return p?.listeners(tcpClient(this.dataplane, pod));
+      },
     };
   }
 

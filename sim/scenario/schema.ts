@@ -242,6 +242,24 @@ export const ClusterSchema = z
       .default({})
       .describe('How particular images behave: size, pull failures, crashes.')
       .meta({ ja: '特定のイメージのふるまい: サイズ、pull の失敗、クラッシュ。' }),
+    ingress: z
+      .enum(['nginx'], { error: 'expected nginx (or leave ingress out for no ingress controller)' })
+      .optional()
+      .describe(
+        'An ingress controller installed at birth: nginx is ingress-nginx (retired in March 2026) with its IngressClass nginx. Default: none.',
+      )
+      .meta({
+        ja: '誕生時に入れる Ingress コントローラー: nginx は ingress-nginx（2026 年 3 月に引退）と IngressClass nginx。デフォルト: なし。',
+      }),
+    gateway: z
+      .boolean({ error: 'expected true or false' })
+      .optional()
+      .describe(
+        'Install a Gateway API implementation (modelled on NGINX Gateway Fabric) with its GatewayClass nginx. Default: false.',
+      )
+      .meta({
+        ja: 'Gateway API の実装（NGINX Gateway Fabric がモデル）と GatewayClass nginx を入れる。デフォルト: false。',
+      }),
   })
   .strict();
 
