@@ -1035,7 +1035,8 @@ describe(`${L7} (lesson7-services, seed 7)`, () => {
   });
 
   it('"no endpoints ... exit 7"; "the wrong targetPort ... also exit 7, but the EndpointSlice is full"; "the wrong name. Exit 6"', () => {
-    const exit = (t: number) => entries(r, 'command').find((e) => e.t === t && e.command.includes('curl'))?.exitCode;
+    const exit = (t: number) =>
+      entries(r, 'command').find((e) => e.t === t && e.command.includes('curl'))?.exitCode;
     expect(exit(42)).toBe(7);
     expect(packetAt(42)[0]?.outcome).toBe('rejected');
     expect(exit(46)).toBe(7);
@@ -1050,5 +1051,50 @@ describe(`${L7} (lesson7-services, seed 7)`, () => {
       .map((e) => e.t);
     for (let i = 1; i < restores.length; i++)
       expect(restores[i]! - restores[i - 1]!).toBeGreaterThanOrEqual(1 - 1e-9);
+  });
+});
+
+describe(`${L7} (lesson7-edge, seed 3)`, () => {
+  const r = run('lesson7-edge', 3);
+  const out = (command: string, t?: number) =>
+    r.outputs.find((o) => o.command === command && (t === undefined || o.t === t))!.stdout;
+
+  it('"EXTERNAL-IP stays <pending>" until the fake cloud gives "an address from a documentation range a few seconds after"', () => {
+    expect(out('kubectl get services shop-lb', 2)).toMatch(/<pending>/);
+    expect(out('kubectl get services shop-lb', 70)).toMatch(/\s203\.0\.113\.\d+\s/);
+  });
+
+  it('"one Ingress routes two hosts to two Services"; "a host that no rule names gets ... a 404"', () => {
+    expect(
+      out(
+        `kubectl exec client -- curl -s -H 'Host: shop.example' http://ingress-nginx-controller.ingress-nginx/hostname`,
+      ),
+    ).toMatch(/^shop-/);
+    expect(
+      out(
+        `kubectl exec client -- curl -s -H 'Host: blog.example' http://ingress-nginx-controller.ingress-nginx/hostname`,
+      ),
+    ).toMatch(/^blog-/);
+    expect(
+      out(
+        `kubectl exec client -- curl -s -o /dev/null -w '%{http_code}' -H 'Host: other.example' http://ingress-nginx-controller.ingress-nginx/`,
+      ),
+    ).toBe('404');
+    expect(
+      out(
+        `kubectl exec client -- curl -s -H 'Host: shop.example' http://nginx-gateway.nginx-gateway/hostname`,
+      ),
+    ).toMatch(/^shop-/);
+  });
+
+  it('"The controller forwards to a backend Pod\'s own address, not to the Service\'s cluster IP"', () => {
+    const shopIPs = new Set(
+      (r.objects.pods ?? [])
+        .filter((p: Obj) => p.metadata.labels?.app === 'shop')
+        .map((p: Obj) => p.status.podIP),
+    );
+    const forwarded = entries(r, 'packet').filter((e) => e.from.startsWith('ingress-nginx/'));
+    expect(forwarded.length).toBeGreaterThan(0);
+    expect(forwarded.some((e) => shopIPs.has(e.dst.replace(/:\d+$/, '')))).toBe(true);
   });
 });
