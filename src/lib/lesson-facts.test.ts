@@ -999,9 +999,9 @@ describe(`${L7} (lesson7-services, seed 7)`, () => {
   const packetAt = (t: number) => entries(r, 'packet').filter((e) => e.t === t);
 
   it('"a client Pod with curl runs on node-1"; "node-1\'s Pod range (10.244.1.0/24)"', () => {
-    const client = r.objects.pods?.find((p: Obj) => p.metadata.name === 'client');
+    const client: Obj = r.objects.pods?.find((p: Obj) => p.metadata.name === 'client');
     expect(client?.spec.nodeName).toBe('node-1');
-    const node = r.objects.nodes?.find((n: Obj) => n.metadata.name === 'node-1');
+    const node: Obj = r.objects.nodes?.find((n: Obj) => n.metadata.name === 'node-1');
     expect(node?.spec.podCIDR).toBe('10.244.1.0/24');
     expect(client?.status.podIP).toMatch(/^10\.244\.1\./);
   });
