@@ -75,6 +75,7 @@ describe('GarbageCollector', () => {
       'leases',
       'endpointslices',
       'ipaddresses',
+      'networkpolicies',
       'servicecidrs',
       'poddisruptionbudgets',
     ]);
