@@ -355,7 +355,7 @@ export const API_RESOURCES = [
     rules: { printer: ipAddressPrinter, describe: describeIPAddressObject },
   }),
   // pkg/registry/networking/networkpolicy (sim/registry/networking/networkpolicies/): stored
-  // only; the CNI plugin enforces it, if it enforces policy at all (sim/cluster/networkpolicy.ts).
+  // only; the CNI plugin enforces it, if it enforces policy at all (sim/runtime/networkpolicy.ts).
   row({
     group: 'networking.k8s.io',
     kind: 'NetworkPolicy',
