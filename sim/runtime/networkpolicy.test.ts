@@ -15,7 +15,7 @@ function ns(name: string, labels: Record<string, string> = {}): Namespace {
     apiVersion: 'v1',
     kind: 'Namespace',
     metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } },
-  } as Namespace;
+  } as unknown as Namespace;
 }
 
 function pod(
@@ -234,12 +234,14 @@ describe('evaluate: NetworkPolicy semantics', () => {
 
 // ---- properties ----
 
-const LABELS = [{ app: 'a' }, { app: 'b' }, { app: 'c', tier: 'x' }, {}];
+const LABELS: Record<string, string>[] = [{ app: 'a' }, { app: 'b' }, { app: 'c', tier: 'x' }, {}];
 const NS = ['default', 'shop', 'kube-system'];
 const selArb: fc.Arbitrary<LabelSelector> = fc.oneof(
   fc.constant({}),
   fc.constantFrom(...LABELS.filter((l) => Object.keys(l).length)).map((l) => ({ matchLabels: l })),
-  fc.constant({ matchExpressions: [{ key: 'app', operator: 'In' as const, values: ['a', 'c'] }] }),
+  fc.constant<LabelSelector>({
+    matchExpressions: [{ key: 'app', operator: 'In', values: ['a', 'c'] }],
+  }),
 );
 const nsSelArb: fc.Arbitrary<LabelSelector> = fc.oneof(
   fc.constant({}),
@@ -274,17 +276,19 @@ const policyArb = fc
       nil: undefined,
     }),
   })
-  .map((r, i) =>
-    policy(r.namespace, `p${i}`, {
+  .map((r) =>
+    policy(r.namespace, 'p', {
       podSelector: r.podSelector,
       ...(r.ingress ? { ingress: r.ingress.map((x) => ({ ports: x.ports, from: x.peers })) } : {}),
       ...(r.egress ? { egress: r.egress.map((x) => ({ ports: x.ports, to: x.peers })) } : {}),
-      ...(r.policyTypes ? { policyTypes: r.policyTypes as ('Ingress' | 'Egress')[] } : {}),
+      ...(r.policyTypes ? { policyTypes: [...r.policyTypes] } : {}),
     }),
   );
 const policiesArb = fc
   .array(policyArb, { maxLength: 6 })
-  .map((ps) => ps.map((np, i) => ({ ...np, metadata: { ...np.metadata, name: `p${i}` } })));
+  .map((ps) =>
+    ps.map((np, i): NetworkPolicy => ({ ...np, metadata: { ...np.metadata, name: `p${i}` } })),
+  );
 const podArb = fc
   .record({
     namespace: fc.constantFrom(...NS),
