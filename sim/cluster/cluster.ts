@@ -523,8 +523,9 @@ export class Cluster {
           routes: (ip, port, protocol) => n.proxy.routes(ip, port, protocol),
         };
       },
-      peekAll: <T>(resource: 'pods' | 'services' | 'endpointslices' | 'namespaces') =>
-        this.apiserver.peekAll(resource) as T[],
+      peekAll: <T>(
+        resource: 'pods' | 'services' | 'endpointslices' | 'namespaces' | 'networkpolicies',
+      ) => this.apiserver.peekAll(resource) as T[],
     };
   }
 

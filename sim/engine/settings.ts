@@ -65,7 +65,16 @@ export interface Settings {
   imagePullBytesPerSecond: number;
   /** Simplification: time for a container to stop after SIGTERM when it exits promptly. */
   containerStopLatency: number;
+  /**
+   * cni is the cluster's CNI plugin: `bridge` (the reference bridge plugin with host-local IPAM,
+   * which ignores NetworkPolicy, as plain bridge or flannel do) or `calico` (whose per-node agent,
+   * Felix, enforces NetworkPolicy). Both route the flat Pod network the same way.
+   */
+  cni: CNIName;
 }
+
+/** CNIName is a CNI plugin a cluster can run. */
+export type CNIName = 'bridge' | 'calico';
 
 /** defaultSettings are the defaults of current Kubernetes (v1.32 and later). */
 export const defaultSettings: Settings = {
@@ -100,6 +109,12 @@ export const defaultSettings: Settings = {
   imagePullBaseLatency: 500,
   imagePullBytesPerSecond: 40 * 1024 * 1024,
   containerStopLatency: 500,
+  cni: 'bridge',
+};
+
+/** choiceSettings are the settings that name one of a few choices, with those choices. */
+export const choiceSettings: Partial<Record<keyof Settings, readonly string[]>> = {
+  cni: ['bridge', 'calico'],
 };
 
 /** durationSettings lists the settings given as durations (in ms internally). */
@@ -140,9 +155,11 @@ export const burstSettings = new Set<keyof Settings>([
 
 /**
  * settingExpectation says what a setting's value must be when v is not that, else undefined:
- * a duration, a number, a QPS above 0 or a burst of at least 1.
+ * one of its choices, a duration, a number, a QPS above 0 or a burst of at least 1.
  */
 export function settingExpectation(key: keyof Settings, v: string | number): string | undefined {
+  const choices = choiceSettings[key];
+  if (choices) return choices.includes(String(v)) ? undefined : `one of ${choices.join(', ')}`;
   if (durationSettings.has(key))
     return parseDuration(v) === undefined ? 'a duration such as 40s' : undefined;
   if (typeof v !== 'number') return 'a number';

@@ -97,6 +97,22 @@ describe('evaluate: NetworkPolicy semantics', () => {
     expect(evaluate(v, p(frontend), p(db), 5432, 'UDP').allowed).toBe(false);
     // podSelector alone is the policy's own namespace: a frontend elsewhere is not let in.
     expect(evaluate(v, p(other), p(db), 5432, 'TCP').allowed).toBe(false);
+    // A drop names the policy that isolated the Pod first: the older one, whatever the names.
+    const older = {
+      ...deny,
+      metadata: { ...deny.metadata, creationTimestamp: '2026-01-01T00:00:10Z' },
+    };
+    const newer = {
+      ...allow,
+      metadata: { ...allow.metadata, creationTimestamp: '2026-01-01T00:00:20Z' },
+    };
+    expect(evaluate(view(newer, older), p(backend), p(db), 5432, 'TCP').byPolicy).toBe(
+      'shop/default-deny',
+    );
+    const renamed = { ...older, metadata: { ...older.metadata, name: 'zz-deny' } };
+    expect(evaluate(view(newer, renamed), p(backend), p(db), 5432, 'TCP').byPolicy).toBe(
+      'shop/zz-deny',
+    );
     // The frontend itself is isolated by default-deny: nothing reaches it.
     expect(evaluate(v, p(db), p(frontend), 80, 'TCP').allowed).toBe(false);
   });

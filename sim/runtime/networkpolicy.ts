@@ -26,7 +26,12 @@ export type Protocol = 'TCP' | 'UDP' | 'SCTP';
 export interface DirectionVerdict {
   /** isolatedBy are the policies (namespace/name, sorted) isolating the Pod for the direction. */
   isolatedBy: string[];
-  /** allowedBy is the first of them (in that order) with a rule allowing it. */
+  /**
+   * firstIsolatedBy is the policy that isolated the Pod first: the oldest of them (by
+   * creationTimestamp, then namespace/name).
+   */
+  firstIsolatedBy?: string;
+  /** allowedBy is the first of them (in isolatedBy's order) with a rule allowing it. */
   allowedBy?: string;
   allowed: boolean;
 }
@@ -38,8 +43,8 @@ export interface PolicyVerdict {
   ingress: DirectionVerdict;
   /**
    * byPolicy names the policy that decided, when a policy did: for a dropped connection the
-   * first policy isolating the direction that dropped it (egress first), for an allowed one the
-   * policy that allowed it through an isolation (ingress's, else egress's).
+   * policy that first isolated the Pod for the direction that dropped it (egress first), for an
+   * allowed one the policy that allowed it through an isolation (ingress's, else egress's).
    */
   byPolicy?: string;
   /** droppedBy is the direction that dropped the connection. */
@@ -145,6 +150,10 @@ function direction(
     .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   if (isolating.length === 0) return { isolatedBy: [], allowed: true };
   const isolatedBy = isolating.map(key);
+  const oldest = isolating.reduce((a, b) =>
+    (b.metadata.creationTimestamp ?? '') < (a.metadata.creationTimestamp ?? '') ? b : a,
+  );
+  const firstIsolatedBy = key(oldest);
   for (const np of isolating) {
     const rules =
       dir === 'Ingress'
@@ -155,10 +164,11 @@ function direction(
       const portOK = !r.ports?.length || r.ports.some((p) => portMatches(p, dst, port, protocol));
       const peerOK =
         !r.peers?.length || r.peers.some((p) => peerMatches(p, ns, other, view.namespaces));
-      if (portOK && peerOK) return { isolatedBy, allowedBy: key(np), allowed: true };
+      if (portOK && peerOK)
+        return { isolatedBy, firstIsolatedBy, allowedBy: key(np), allowed: true };
     }
   }
-  return { isolatedBy, allowed: false };
+  return { isolatedBy, firstIsolatedBy, allowed: false };
 }
 
 /**
@@ -177,13 +187,19 @@ export function evaluate(
   const egress = direction(view, 'Egress', podOf(src), dst, dst, port, protocol);
   const ingress = direction(view, 'Ingress', podOf(dst), src, dst, port, protocol);
   if (!egress.allowed)
-    return { allowed: false, egress, ingress, byPolicy: egress.isolatedBy[0], droppedBy: 'Egress' };
+    return {
+      allowed: false,
+      egress,
+      ingress,
+      byPolicy: egress.firstIsolatedBy,
+      droppedBy: 'Egress',
+    };
   if (!ingress.allowed)
     return {
       allowed: false,
       egress,
       ingress,
-      byPolicy: ingress.isolatedBy[0],
+      byPolicy: ingress.firstIsolatedBy,
       droppedBy: 'Ingress',
     };
   const byPolicy = ingress.allowedBy ?? egress.allowedBy;

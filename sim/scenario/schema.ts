@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { parseQuantity } from '../api/quantity.ts';
 import { parseDuration } from '../engine/clock.ts';
 import {
+  choiceSettings,
   defaultSettings,
   durationSettings,
   settingExpectation,
@@ -193,15 +194,17 @@ export const SettingsSchema = z
     const out: Partial<Settings> = {};
     for (const [k, v] of Object.entries(rec)) {
       const key = k as keyof Settings;
-      out[key] = (durationSettings.has(key) ? parseDuration(v)! : Number(v)) as never;
+      out[key] = (
+        choiceSettings[key] ? String(v) : durationSettings.has(key) ? parseDuration(v)! : Number(v)
+      ) as never;
     }
     return out;
   })
   .describe(
-    'Overrides of upstream defaults, e.g. nodeMonitorGracePeriod: 40s (the value before v1.32).',
+    "Overrides of upstream defaults, e.g. nodeMonitorGracePeriod: 40s (the value before v1.32), and the cluster's CNI plugin: cni: bridge (the default, which ignores NetworkPolicy) or calico (which enforces it).",
   )
   .meta({
-    ja: 'upstream のデフォルト値の上書き。例: nodeMonitorGracePeriod: 40s（v1.32 より前の値）。',
+    ja: 'upstream のデフォルト値の上書き。例: nodeMonitorGracePeriod: 40s（v1.32 より前の値）。クラスターの CNI プラグインもここで選ぶ: cni: bridge（デフォルト。NetworkPolicy を無視する）または calico（NetworkPolicy を適用する）。',
   });
 
 export const ClusterSchema = z
