@@ -1,5 +1,5 @@
-// NetworkPolicy as a policy-enforcing CNI plugin evaluates it for one new connection, following
-// the semantics the API's field comments define (staging/src/k8s.io/api/networking/v1/types.go):
+// Mirrors the NetworkPolicy semantics of staging/src/k8s.io/api/networking/v1/types.go (its field
+// comments), as a policy-enforcing CNI plugin (Calico's Felix) applies them to one new connection:
 // a Pod no policy selects for a direction allows everything in that direction; a Pod that some
 // policy with that direction in its policyTypes selects is isolated for it, and allows only what
 // the union of those policies' rules allows (no order, no deny rules). A rule matches when the
