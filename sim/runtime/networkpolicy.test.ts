@@ -237,6 +237,24 @@ describe('evaluate: NetworkPolicy semantics', () => {
     );
   });
 
+  it('a hostNetwork Pod is never isolated and is seen as its node: only an ipBlock matches it', () => {
+    const node = pod('kube-proxy', 'kube-system', { 'k8s-app': 'kube-proxy' }, '10.0.0.11');
+    node.spec.hostNetwork = true;
+    const denyAll = policy('kube-system', 'deny-all', { policyTypes: ['Ingress', 'Egress'] });
+    expect(evaluate(view(denyAll), p(node), p(db), 5432, 'TCP').allowed).toBe(true);
+    expect(evaluate(view(denyAll), p(frontend), p(node), 10256, 'TCP').allowed).toBe(true);
+    const fromNodes = policy('shop', 'from-nodes', {
+      podSelector: sel({ app: 'db' }),
+      ingress: [{ from: [{ namespaceSelector: {} }, { ipBlock: { cidr: '10.0.0.0/24' } }] }],
+    });
+    expect(evaluate(view(fromNodes), p(node), p(db), 5432, 'TCP').byPolicy).toBe('shop/from-nodes');
+    const podsOnly = policy('shop', 'pods-only', {
+      podSelector: sel({ app: 'db' }),
+      ingress: [{ from: [{ namespaceSelector: {} }] }],
+    });
+    expect(evaluate(view(podsOnly), p(node), p(db), 5432, 'TCP').allowed).toBe(false);
+  });
+
   it('an empty ingress rule list isolates and allows nothing; one empty rule allows everything', () => {
     const none = policy('shop', 'none', { podSelector: sel({ app: 'db' }), ingress: [] });
     expect(evaluate(view(none), p(frontend), p(db), 1, 'TCP').allowed).toBe(false);

@@ -64,10 +64,9 @@ function podOf(e: PolicyEndpoint): Pod | undefined {
   return 'pod' in e && !e.pod.spec.hostNetwork ? e.pod : undefined;
 }
 
-// addressOf is the endpoint's IPv4 address as bytes (a hostNetwork Pod: its node's, the hostIP).
+// addressOf is the endpoint's IPv4 address as bytes (a hostNetwork Pod's is its node's).
 function addressOf(e: PolicyEndpoint): number[] | undefined {
-  if ('ip' in e) return parseIP(e.ip);
-  const ip = e.pod.spec.hostNetwork ? e.pod.status?.hostIP : e.pod.status?.podIP;
+  const ip = 'ip' in e ? e.ip : e.pod.status?.podIP;
   return ip ? parseIP(ip) : undefined;
 }
 
