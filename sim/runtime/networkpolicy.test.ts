@@ -253,6 +253,13 @@ describe('evaluate: NetworkPolicy semantics', () => {
       ingress: [{ from: [{ namespaceSelector: {} }] }],
     });
     expect(evaluate(view(podsOnly), p(node), p(db), 5432, 'TCP').allowed).toBe(false);
+    // Traffic from the Pod's own node is always allowed in, even with no rule for it.
+    const local = { ...db, status: { ...db.status, hostIP: '10.0.0.11' } } as Pod;
+    expect(evaluate(view(podsOnly), p(node), p(local), 5432, 'TCP').allowed).toBe(true);
+    expect(evaluate(view(podsOnly), { ip: '10.0.0.11' }, p(local), 5432, 'TCP').allowed).toBe(true);
+    expect(evaluate(view(podsOnly), { ip: '10.0.0.12' }, p(local), 5432, 'TCP').allowed).toBe(
+      false,
+    );
   });
 
   it('an empty ingress rule list isolates and allows nothing; one empty rule allows everything', () => {

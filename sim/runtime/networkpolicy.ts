@@ -6,10 +6,10 @@
 // connection matches one of its ports (none: every port) and one of its peers (none: every
 // peer). Egress is checked at the source Pod, ingress at the destination Pod; both must allow.
 // Policies act on connections: the replies of an allowed connection are allowed.
+// Traffic from the destination Pod's own node is always allowed in (the ingress field's comment).
 // Simplification: ipBlock matches Pod addresses as well as outside ones (Calico does; the API
 // leaves it to the plugin); a hostNetwork Pod is never isolated and is seen as its node's
-// address; the node's own traffic to its Pods (probes), which the API always allows, is not
-// carried by this model; IPv4 only.
+// address; IPv4 only.
 
 import { labelSelectorAsSelector } from '../api/labels.ts';
 import type { NetworkPolicy, NetworkPolicyPeer, NetworkPolicyPort, Pod } from '../api/types.ts';
@@ -170,6 +170,16 @@ function direction(
   return { isolatedBy, firstIsolatedBy, allowed: false };
 }
 
+// fromOwnNode says whether the source is the destination Pod's node (its address, or a
+// hostNetwork Pod there): ingress from there is always allowed.
+function fromOwnNode(src: PolicyEndpoint, dst: PolicyEndpoint): boolean {
+  const hostIP = 'pod' in dst ? dst.pod.status?.hostIP : undefined;
+  if (!hostIP) return false;
+  return 'ip' in src
+    ? src.ip === hostIP
+    : !!src.pod.spec.hostNetwork && src.pod.status?.podIP === hostIP;
+}
+
 /**
  * evaluate says whether the policies in force let a new connection from src to dst's port
  * (after any Service address translation: both ends are Pod or outside addresses) through:
@@ -184,7 +194,9 @@ export function evaluate(
   protocol: Protocol,
 ): PolicyVerdict {
   const egress = direction(view, 'Egress', podOf(src), dst, dst, port, protocol);
-  const ingress = direction(view, 'Ingress', podOf(dst), src, dst, port, protocol);
+  const ingress = fromOwnNode(src, dst)
+    ? { isolatedBy: [], allowed: true }
+    : direction(view, 'Ingress', podOf(dst), src, dst, port, protocol);
   if (!egress.allowed)
     return {
       allowed: false,
