@@ -267,6 +267,35 @@ describe('NetworkPolicy under bridge, which ignores it', () => {
 });
 
 describe('cluster.settings.cni', () => {
+  it('calico runs calico-node on every node and calico-kube-controllers in kube-system', () => {
+    const names = (r: ScenarioRun, args: string) =>
+      r.cluster
+        .kubectl(`get ${args} -n kube-system -o name`)
+        .stdout.split('\n')
+        .filter((l) => l.includes('calico'));
+    const r = run('calico');
+    expect(names(r, 'ds,deploy,pdb,cm')).toEqual([
+      'daemonset.apps/calico-node',
+      'deployment.apps/calico-kube-controllers',
+      'poddisruptionbudget.policy/calico-kube-controllers',
+      'configmap/calico-config',
+    ]);
+    const pods = r.cluster.apiserver
+      .peekAll<Pod>('pods')
+      .filter((p) => p.metadata.labels?.['k8s-app'] === 'calico-node');
+    expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([
+      'control-plane',
+      'node-1',
+      'node-2',
+      'node-3',
+    ]);
+    for (const p of pods) {
+      expect(p.status?.phase).toBe('Running');
+      expect(p.status?.initContainerStatuses?.[0]?.state?.terminated?.reason).toBe('Completed');
+    }
+    expect(names(run('bridge'), 'ds,deploy,pdb,cm,pods')).toEqual([]);
+  });
+
   it('a value other than bridge or calico is a located error', () => {
     expect(() =>
       parseScenario(

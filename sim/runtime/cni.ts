@@ -6,9 +6,9 @@
 // Simplification: no network namespaces, veth pairs, bridge or routes; ADD only reserves an IP and
 // DEL only releases it. The IPAM state is lost when the node powers off.
 // Simplification: with `cni: calico` this same model hands out the addresses (as Calico does when
-// configured with host-local IPAM and usePodCidr, not its default calico-ipam blocks), its errors
-// keep the bridge plugin's wording, and no calico-node DaemonSet or calico-kube-controllers Pods
-// run: only its policy enforcement is modelled (runtime/networkpolicy.ts, cluster/dataplane.ts).
+// configured with host-local IPAM and usePodCidr, not its default calico-ipam blocks) and its
+// errors keep the bridge plugin's wording; Calico's policy enforcement is runtime/networkpolicy.ts
+// and cluster/dataplane.ts, its Pods cluster/calico.ts.
 
 import type { Simulation } from '../engine/simulation.ts';
 

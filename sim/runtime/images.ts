@@ -89,6 +89,10 @@ const SIZES: Record<string, number> = {
   'registry.k8s.io/coredns/coredns:v1.12.1': 22_384_805,
   'registry.k8s.io/coredns/coredns:*': 22_000_000,
   'docker.io/flannel/flannel:*': 32_000_000,
+  // Calico's images: approximate, not read from the registry.
+  'docker.io/calico/node:*': 160_000_000,
+  'docker.io/calico/cni:*': 95_000_000,
+  'docker.io/calico/kube-controllers:*': 35_000_000,
   'quay.io/cilium/cilium:*': 225_000_000,
 };
 
