@@ -120,13 +120,14 @@ test.describe('without JavaScript', () => {
 // font-size times the SVG's scale on screen), must be at least 12 px; a figure wider than its
 // frame must scroll inside it (never widen the page) and show the cue and "View full size".
 
-/** FIGURE_PAGES are the pages whose figures are checked: lessons 1 to 5 and the demo, en and ja. */
+/** FIGURE_PAGES are the pages whose figures are checked: lessons 1 to 5 and 7 and the demo, en and ja. */
 const FIGURE_PAGES = [
   '/lessons/01-architecture/01-control-plane-and-nodes/',
   '/lessons/02-apply-to-running/01-from-apply-to-running/',
   '/lessons/03-node-failure/01-when-a-node-fails/',
   '/lessons/04-resources-and-rollouts/01-resources-rollouts-scaling/',
   '/lessons/05-interview-drill/01-interview-drill/',
+  '/lessons/07-services-dns/01-services-dns-packets/',
   '/demo/figures/',
 ].flatMap((p) => [p, `/ja${p}`]);
 

@@ -27,4 +27,11 @@ export const MODULES: readonly CourseModule[] = [
   },
   { number: 5, title: { en: 'Interview drill', ja: '面接対策ドリル' } },
   { number: 6, title: { en: 'For instructors: authoring guide', ja: '講師の方へ：教材の書き方' } },
+  {
+    number: 7,
+    title: {
+      en: 'Services, DNS and the path of a packet',
+      ja: 'Service、DNS、パケットの経路',
+    },
+  },
 ];

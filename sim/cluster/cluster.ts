@@ -42,7 +42,7 @@ import { Kubelet } from '../kubelet/kubelet.ts';
 import { healthyComponentStatuses, runKubectl, type KubectlResult } from '../kubectl/kubectl.ts';
 import { NodeFilesystem } from '../node/filesystem.ts';
 import { runShell } from '../node/shell.ts';
-import { iptablesSaveCommand } from '../proxy/commands.ts';
+import { iptablesSaveCommand, ipvsadmCommand, nftCommand } from '../proxy/commands.ts';
 import { NodeIptables } from '../proxy/iptables.ts';
 import { KubeProxy } from '../proxy/proxier.ts';
 import { CNIPlugin } from '../runtime/cni.ts';
@@ -521,6 +521,8 @@ export class Cluster {
         nodeIP: ip,
         clusterCIDR,
         iptables: new NodeIptables(node),
+        mode: this.sim.settings.proxyMode,
+        serviceCIDR: boot.SERVICE_CIDR,
       },
     );
   }
@@ -543,6 +545,7 @@ export class Cluster {
           partitioned: n.partitioned,
           kernel: n.kernel,
           recent: n.recent,
+          rejects: n.proxy.rejectChains(),
           routes: (ip, port, protocol) => n.proxy.routes(ip, port, protocol),
         };
       },
@@ -641,6 +644,8 @@ export class Cluster {
         containerdSince: () => n.bootedAt,
         crictl: (args) => crictl(n.runtime, args, now()),
         iptablesSave: (args) => iptablesSaveCommand(args, n.proxy.iptables, now()),
+        nft: (args) => nftCommand(args, n.proxy.nftables),
+        ipvsadm: (args) => ipvsadmCommand(args, n.proxy.ipvs),
       },
       line.trim(),
     );

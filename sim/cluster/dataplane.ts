@@ -16,7 +16,13 @@
 import type { NetworkPolicy, Pod, Service } from '../api/types.ts';
 import type { Namespace } from '../registry/core/namespaces/types.ts';
 import type { EndpointSlice } from '../registry/discovery/endpointslices/types.ts';
-import { answer, type DnsReply, type QType, type ResourceRecord } from '../dns/coredns.ts';
+import {
+  answer,
+  type ClusterDnsView,
+  type DnsReply,
+  type QType,
+  type ResourceRecord,
+} from '../dns/coredns.ts';
 import type { Rng } from '../engine/rng.ts';
 import type { Simulation } from '../engine/simulation.ts';
 import {
@@ -42,6 +48,13 @@ export interface DataplaneNode {
    * check: per endpoint chain and client address, when the client last went there (ms).
    */
   recent: Map<string, number>;
+  /**
+   * rejects names the chains that refuse a new connection, when the node's rules are not
+   * iptables mode's: to a Service with no endpoints, and to a port a cluster IP does not serve
+   * (nftables mode's cluster-ips-check, IPVS mode's KUBE-IPVS-FILTER), which iptables mode lets
+   * leave for the default route.
+   */
+  rejects?: { noEndpoints: string[]; unservedPort: string[] };
 }
 
 /** DataplaneCluster is what the dataplane reads: nodes, and the objects as the API holds them. */
@@ -82,6 +95,7 @@ export function dnsClient(
   pod: Pod,
 ): (server: string, name: string, qtype: QType) => DnsReply | undefined {
   const chosen = new Map<string, Pod | null>();
+  let view: ClusterDnsView | undefined;
   return (server, name, qtype) => {
     let target = chosen.get(server);
     if (target === undefined) {
@@ -104,15 +118,13 @@ export function dnsClient(
       });
       return undefined;
     }
-    const reply = answer(
-      {
-        services: c.peekAll<Service>('services'),
-        endpointSlices: c.peekAll<EndpointSlice>('endpointslices'),
-        namespaces: c.peekAll<Namespace>('namespaces'),
-      },
-      name,
-      qtype,
-    );
+    // The objects as CoreDNS's informers hold them, read once per command.
+    view ??= {
+      services: c.peekAll<Service>('services'),
+      endpointSlices: c.peekAll<EndpointSlice>('endpointslices'),
+      namespaces: c.peekAll<Namespace>('namespaces'),
+    };
+    const reply = answer(view, name, qtype);
     c.sim.record({
       kind: 'dns',
       from: `${pod.metadata.namespace}/${pod.metadata.name}`,
@@ -158,14 +170,7 @@ function pickEndpoint(
   if (!src?.power || src.partitioned) return null;
   const routes = src.routes(ip, port, protocol);
   if (routes.length === 0) return null;
-  // The rules try each endpoint in turn with its rule's probability; the last one takes the rest.
-  let route = routes[routes.length - 1]!;
-  for (const r of routes) {
-    if (r.ruleProbability === null || src.kernel.float() < Number(r.ruleProbability)) {
-      route = r;
-      break;
-    }
-  }
+  const route = pickRoute(src, routes);
   const address = route.endpoint.replace(/:\d+$/, '');
   const target = c
     .peekAll<Pod>('pods')
@@ -174,6 +179,21 @@ function pickEndpoint(
   const dst = c.node(target.spec.nodeName);
   if (!dst?.power || (dst.partitioned && dst !== src)) return null;
   return target;
+}
+
+/**
+ * pickRoute is the endpoint the source node's kernel gives a new flow, by the mode's own rule:
+ * the iptables rules try each endpoint in turn with its statistic probability (the last takes the
+ * rest); nftables draws once, numgen random mod N; IPVS's rr scheduler gives the next real server
+ * in turn.
+ */
+function pickRoute(src: DataplaneNode, routes: RouteEndpoint[]): RouteEndpoint {
+  const pick = routes[0]!.pick;
+  if (pick && 'numgen' in pick) return routes[Math.floor(src.kernel.float() * pick.numgen)]!;
+  if (pick && 'rr' in pick) return routes[pick.rr.next()]!;
+  for (const r of routes)
+    if (r.ruleProbability === null || src.kernel.float() < Number(r.ruleProbability)) return r;
+  return routes[routes.length - 1]!;
 }
 
 /** Connection is how a TCP connection from a Pod ended, and the Pod and port that took it. */
@@ -228,6 +248,10 @@ export function connect(
     const routes = src.routes(ip, port, 'TCP');
     const info = servicePorts(svc).find((p) => p.port === port && p.proto === 'tcp');
     if (!info) {
+      if (src.rejects) {
+        record('rejected', src.rejects.unservedPort);
+        return { outcome: 'rejected' };
+      }
       // No rule matches the port: the packet leaves for the default route and is lost.
       record('timeout', []);
       return { outcome: 'timeout' };
@@ -235,7 +259,7 @@ export function connect(
     chains.push('KUBE-SERVICES');
     if (routes.length === 0) {
       // "has no endpoints": kube-proxy's REJECT rule answers with an ICMP port unreachable.
-      record('rejected', chains);
+      record('rejected', src.rejects?.noEndpoints ?? chains);
       return { outcome: 'rejected' };
     }
     chains.push(info.clusterPolicyChainName);
@@ -249,18 +273,11 @@ export function connect(
           return seen !== undefined && now - seen <= info.stickyMaxAgeSeconds * 1000;
         })
       : undefined;
-    if (!route) {
-      route = routes[routes.length - 1]!;
-      for (const r of routes) {
-        if (r.ruleProbability === null || src.kernel.float() < Number(r.ruleProbability)) {
-          route = r;
-          break;
-        }
-      }
-    }
+    route ??= pickRoute(src, routes);
     // The endpoint chain's `recent --set` rule records the client.
     if (info.sessionAffinityClientIP) src.recent.set(`${route.chain}|${client}`, now);
-    chains.push(route.chain);
+    if (route.chains) chains.splice(0, chains.length, ...route.chains);
+    else chains.push(route.chain);
     const m = /^(.*):(\d+)$/.exec(route.endpoint)!;
     address = m[1]!;
     targetPort = Number(m[2]);

@@ -37,6 +37,11 @@ export interface Settings {
   iptablesMinSyncPeriod: number;
   /** kube-proxy --iptables-sync-period (30s). */
   iptablesSyncPeriod: number;
+  /**
+   * kube-proxy --proxy-mode (KubeProxyConfiguration mode): iptables (the default on Linux),
+   * nftables (GA since v1.33) or ipvs (deprecated since v1.35).
+   */
+  proxyMode: 'iptables' | 'nftables' | 'ipvs';
   /** kubelet image pull and crash-loop back-off: 10s doubling to 300s (MaxContainerBackOff). */
   backOffInitial: number;
   backOffMax: number;
@@ -101,6 +106,7 @@ export const defaultSettings: Settings = {
   kubeletAPIBurst: 100,
   iptablesMinSyncPeriod: 1_000,
   iptablesSyncPeriod: 30_000,
+  proxyMode: 'iptables',
   backOffInitial: 10_000,
   backOffMax: 300_000,
   watchLatency: 2,
@@ -110,11 +116,6 @@ export const defaultSettings: Settings = {
   imagePullBytesPerSecond: 40 * 1024 * 1024,
   containerStopLatency: 500,
   cni: 'bridge',
-};
-
-/** choiceSettings are the settings that name one of a few choices, with those choices. */
-export const choiceSettings: Partial<Record<keyof Settings, readonly string[]>> = {
-  cni: ['bridge', 'calico'],
 };
 
 /** durationSettings lists the settings given as durations (in ms internally). */
@@ -153,15 +154,21 @@ export const burstSettings = new Set<keyof Settings>([
   'kubeletAPIBurst',
 ]);
 
+/** enumSettings are the settings given as one of a few words. */
+export const enumSettings: Partial<Record<keyof Settings, readonly string[]>> = {
+  proxyMode: ['iptables', 'nftables', 'ipvs'],
+  cni: ['bridge', 'calico'],
+};
+
 /**
  * settingExpectation says what a setting's value must be when v is not that, else undefined:
  * one of its choices, a duration, a number, a QPS above 0 or a burst of at least 1.
  */
 export function settingExpectation(key: keyof Settings, v: string | number): string | undefined {
-  const choices = choiceSettings[key];
-  if (choices) return choices.includes(String(v)) ? undefined : `one of ${choices.join(', ')}`;
   if (durationSettings.has(key))
     return parseDuration(v) === undefined ? 'a duration such as 40s' : undefined;
+  const words = enumSettings[key];
+  if (words) return words.includes(String(v)) ? undefined : `one of ${words.join(', ')}`;
   if (typeof v !== 'number') return 'a number';
   if (qpsSettings.has(key) && !(v > 0))
     return 'a number of requests per second above 0, such as 20';

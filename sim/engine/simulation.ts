@@ -67,13 +67,26 @@ export class Simulation {
   records(kind: TraceEntry['kind']): boolean {
     if (this.traceLevel === 'full') return true;
     if (kind === 'command' || kind === 'fault') return true;
-    return this.traceLevel === 'requests' && (kind === 'request' || kind === 'select');
+    // A Pod's DNS questions and connections come only from commands: the requests level keeps
+    // them, so grading runs can read them.
+    return (
+      this.traceLevel === 'requests' &&
+      (kind === 'request' || kind === 'select' || kind === 'dns' || kind === 'packet')
+    );
   }
 
   /** record stamps and appends a trace entry, returning its seq (0 when not recorded). */
   record(entry: TraceEntryInput): number {
     if (this.traceLevel === 'none' && entry.kind !== 'command' && entry.kind !== 'fault') return 0;
-    if (this.traceLevel === 'requests' && entry.kind !== 'request' && entry.kind !== 'command' && entry.kind !== 'fault' && entry.kind !== 'select')
+    if (
+      this.traceLevel === 'requests' &&
+      entry.kind !== 'request' &&
+      entry.kind !== 'command' &&
+      entry.kind !== 'fault' &&
+      entry.kind !== 'select' &&
+      entry.kind !== 'dns' &&
+      entry.kind !== 'packet'
+    )
       return 0;
     const seq = ++this.traceSeq;
     // A spread builds the entry in one go (Object.assign adds the fields one by one).

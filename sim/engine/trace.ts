@@ -72,7 +72,8 @@ export interface CallEntry extends TraceBase {
 /** kube-proxy writing the node's rules. */
 export interface ProgramEntry extends TraceBase {
   kind: 'program';
-  what: 'iptables-restore';
+  /** what: iptables-restore (iptables mode), nft (nftables mode), ipvs (IPVS netlink calls). */
+  what: 'iptables-restore' | 'nft' | 'ipvs';
   rules: number;
   services: number;
   endpoints: number;

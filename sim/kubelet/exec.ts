@@ -35,9 +35,9 @@ export function execSync(
   pod: Pod,
   containerName: string,
   argv: readonly string[],
-  env: ExecEnvironment = {},
+  given: ExecEnvironment = {},
 ): ExecOutcome {
-  const { services = [], sleep, dns, connect } = env;
+  const { services = [], sleep, dns, connect } = given;
   const container = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find(
     (c) => c.name === containerName,
   )!;
@@ -49,12 +49,17 @@ export function execSync(
     return !created || !started || created <= started;
   });
   const hostname = pod.spec.hostname ?? pod.metadata.name;
+  let env: Map<string, string> | undefined;
   return execInContainer(
     {
       userland: imageUserland(container.image),
       repo: normalizeImage(container.image).repo,
       hostname,
-      env: containerEnvironment(pod, container, imageEnv(container.image), existed),
+      // Built on first use: most commands (curl, cat, hostname) never read the environment.
+      get env() {
+        env ??= containerEnvironment(pod, container, imageEnv(container.image), existed);
+        return env;
+      },
       files: new Map([
         ['/etc/hostname', `${hostname}\n`],
         ['/etc/hosts', hostsFile(pod)],

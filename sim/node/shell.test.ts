@@ -23,6 +23,8 @@ function host(): NodeShellHost & { kubeletUp: boolean } {
     containerdSince: () => -60_000,
     crictl: (args: string[]) => ({ stdout: `crictl ${args.join(' ')}\n`, stderr: '', exitCode: 0 }),
     iptablesSave: () => ({ stdout: '', stderr: '', exitCode: 0 }),
+    nft: (args: string[]) => ({ stdout: `nft ${args.join(' ')}\n`, stderr: '', exitCode: 0 }),
+    ipvsadm: (args: string[]) => ({ stdout: `ipvsadm ${args.join(' ')}\n`, stderr: '', exitCode: 0 }),
   };
   return h;
 }

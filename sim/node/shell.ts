@@ -1,7 +1,7 @@
 // The shell of a node, as `ssh <node> <command>` reaches it: a command line split into words and
 // run by one of a few programs, each printing what the real one prints, errors included:
 // ls, cat, mv (GNU coreutils 9), systemctl status|start|stop|restart (systemd 252), crictl
-// (cri-tools) and iptables-save. A leading `sudo` is accepted.
+// (cri-tools), iptables-save, nft list and ipvsadm -L. A leading `sudo` is accepted.
 // Simplification: no pipes, redirections, globbing, variables or quoting beyond '...' and "...";
 // the shell runs as root in /root; systemctl knows the kubelet and containerd units only, and
 // `systemctl status` prints no journal lines.
@@ -26,6 +26,8 @@ export interface NodeShellHost {
   containerdSince(): number;
   crictl(args: string[]): CommandResult;
   iptablesSave(args: string[]): CommandResult;
+  nft(args: string[]): CommandResult;
+  ipvsadm(args: string[]): CommandResult;
 }
 
 const ok = (stdout = ''): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
@@ -86,6 +88,10 @@ function run(host: NodeShellHost, argv: string[]): CommandResult | undefined {
       return host.crictl(args);
     case 'iptables-save':
       return host.iptablesSave(args);
+    case 'nft':
+      return host.nft(args);
+    case 'ipvsadm':
+      return host.ipvsadm(args);
     default:
       return undefined;
   }

@@ -2,6 +2,10 @@
 // timelines (STYLE.md §4). Each figure returns a structured model and the same figure as Mermaid.
 
 export { sequenceDiagram, waitLabel } from './sequence.ts';
+export { packetPathDiagram } from './packet-path.ts';
+export { ruleChains } from './rule-chain.ts';
+export type { RuleChain, RuleChainEndpoint } from './rule-chain.ts';
+export type { PacketPathOptions } from './packet-path.ts';
 export type { SequenceOptions, SequenceDiagram, SequenceStep, Participant } from './sequence.ts';
 export { resolveFollow, indexTrace, entryObject, causeClosure, parentsOf } from './follow.ts';
 export type { FollowSpec, ObjectRef, TraceIndex } from './follow.ts';

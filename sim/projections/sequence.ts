@@ -88,7 +88,8 @@ export interface SequenceStep {
   t: number;
   from: string;
   to: string;
-  kind: 'request' | 'store' | 'watch' | 'call' | 'note';
+  /** packet and reply are the packet path's (packet-path.ts): a packet or question, and its answer. */
+  kind: 'request' | 'store' | 'watch' | 'call' | 'packet' | 'reply' | 'note';
   text: string;
   /** dotted is true for watch deliveries (Mermaid `-->>`). */
   dotted: boolean;

@@ -23,7 +23,9 @@ export type Match =
   | { module: 'mark'; mark: number; mask: number; invert?: boolean }
   | { module: 'addrtype'; srcType?: string; dstType?: string }
   | { module: 'conntrack'; ctstate: string; invert?: boolean }
-  | { module: 'recent'; op: 'set' | 'rcheck'; name: string; seconds?: number; reap?: boolean };
+  | { module: 'recent'; op: 'set' | 'rcheck'; name: string; seconds?: number; reap?: boolean }
+  /** set matches an ipset (IPVS mode): flags such as "dst,dst". */
+  | { module: 'set'; matchSet: string; flags: string; invert?: boolean };
 
 /** Rule is one rule of a chain. Addresses may omit the prefix length (then /32). */
 export interface Rule {
@@ -298,6 +300,8 @@ function matchSpec(m: Match): string {
       return `-m conntrack${m.invert ? ' !' : ''} --ctstate ${m.ctstate}`;
     case 'recent':
       return `-m recent --${m.op}${m.seconds ? ` --seconds ${m.seconds}` : ''}${m.reap ? ' --reap' : ''} --name ${m.name} --mask 255.255.255.255 --rsource`;
+    case 'set':
+      return `-m set${m.invert ? ' !' : ''} --match-set ${m.matchSet} ${m.flags}`;
   }
 }
 

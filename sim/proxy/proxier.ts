@@ -5,6 +5,8 @@
 // what is read from Services and EndpointSlices in endpoints.ts. Defaults are kube-proxy's:
 // masquerade bit 14 (0x4000), --detect-local-mode=ClusterCIDR, localhost NodePorts allowed,
 // empty --nodeport-addresses. See the "Simplification:" notes for what differs.
+// --proxy-mode chooses the backend: iptables (the default), nftables (nftables.ts) or ipvs
+// (ipvs.ts, deprecated since v1.35); the informers, sync loop and routes() are shared.
 
 import { newSelector } from '../api/labels.ts';
 import type { EndpointSlice, Service } from '../api/types.ts';
@@ -45,6 +47,20 @@ import {
   type Rule,
   type TableName,
 } from './iptables.ts';
+import { iptablesIPVS, ipvsadmList, NodeIPVS, syncIPVS, virtualServerKey } from './ipvs.ts';
+import {
+  applyTable,
+  NodeNFTables,
+  nftListRuleset,
+  syncNFTablesRules,
+  type NftRoute,
+} from './nftables.ts';
+
+/**
+ * ProxyMode is kube-proxy's --proxy-mode (KubeProxyConfiguration mode). Empty means iptables on
+ * Linux. ipvs is deprecated since v1.35 (kube-proxy warns and records an IPVSDeprecation event).
+ */
+export type ProxyMode = 'iptables' | 'nftables' | 'ipvs';
 
 /** RouteEndpoint is one way out of a service port: for the course's figures. */
 export interface RouteEndpoint {
@@ -56,6 +72,14 @@ export interface RouteEndpoint {
   probability: number;
   /** local is true when the endpoint runs on this kube-proxy's node. */
   local: boolean;
+  /**
+   * pick is how the kernel chooses among the routes of a new connection, when not by the
+   * iptables rules' ruleProbability cascade: nftables' `numgen random mod N` (one draw, equal
+   * shares), or IPVS's rr scheduler (next() is the index of the real server whose turn it is).
+   */
+  pick?: { numgen: number } | { rr: { next(): number } };
+  /** chains are the chains (or maps) a packet to this endpoint passes, for the packet trace. */
+  chains?: string[];
 }
 
 type RouteBase = Omit<RouteEndpoint, 'local'> & { nodeName: string };
@@ -71,6 +95,10 @@ export interface KubeProxyOptions {
   masqueradeAll?: boolean;
   /** masqueradeBit is --iptables-masquerade-bit (default 14). */
   masqueradeBit?: number;
+  /** mode is --proxy-mode (default iptables). */
+  mode?: ProxyMode;
+  /** serviceCIDR is the service range nftables mode drops unallocated addresses of. */
+  serviceCIDR?: string;
 }
 
 // ---- rules ----
@@ -697,7 +725,7 @@ const jumpRules: Rule[] = iptablesJumpChains.map((j) => {
   return { matches, jump: j.dstChain };
 });
 
-/** KubeProxy is kube-proxy in iptables mode on one node (component "kube-proxy@<node>"). */
+/** KubeProxy is kube-proxy on one node (component "kube-proxy@<node>"), in its --proxy-mode. */
 export class KubeProxy {
   static readonly NAME = 'kube-proxy';
   readonly name: string;
@@ -705,6 +733,11 @@ export class KubeProxy {
   readonly nodeIP: string;
   readonly clusterCIDR: string;
   readonly iptables: NodeIptables;
+  readonly mode: ProxyMode;
+  /** nftables is the node's nftables state (written in nftables mode). */
+  readonly nftables = new NodeNFTables();
+  /** ipvs is the node's IPVS table (written in ipvs mode). */
+  readonly ipvs = new NodeIPVS();
   /** syncs counts syncProxyRules runs; restores counts those that changed the rules. */
   syncs = 0;
   restores = 0;
@@ -721,6 +754,8 @@ export class KubeProxy {
   private lastWritten = '';
   private lastGeneration = -1;
   private routeTable = new Map<string, RouteBase[]>();
+  private nftRoutes = new Map<string, NftRoute>();
+  private readonly serviceCIDR: string;
   /**
    * endpointsMemo keeps, per Service ("namespace/name"), the slices of the last sync (as the
    * index listed them) and their endpoints: a sync usually follows a change to one Service, and
@@ -738,6 +773,8 @@ export class KubeProxy {
     this.clusterCIDR = opts.clusterCIDR;
     this.name = `${KubeProxy.NAME}@${opts.nodeName}`;
     this.iptables = opts.iptables ?? new NodeIptables(opts.nodeName);
+    this.mode = opts.mode ?? 'iptables';
+    this.serviceCIDR = opts.serviceCIDR ?? '10.96.0.0/12';
     const masqueradeAll = opts.masqueradeAll ?? false;
     const masqueradeMark = 1 << (opts.masqueradeBit ?? 14);
     this.cfg = {
@@ -791,7 +828,8 @@ export class KubeProxy {
     if (!this.stopped) return;
     this.stopped = false;
     this.needFullSync = true;
-    this.startMonitor();
+    // Simplification: the nftables and IPVS proxiers' own canary checks are not modelled.
+    if (this.mode === 'iptables') this.startMonitor();
     this.serviceInformer.start();
     this.sliceInformer.start();
     this.waitForCacheSync();
@@ -913,6 +951,10 @@ export class KubeProxy {
     }
     this.endpointsMemo = endpointsMemo;
     ports.sort((a, b) => cmpPort(a.svc, b.svc));
+    if (this.mode !== 'iptables') {
+      this.syncOtherMode(ports, totalEndpoints);
+      return;
+    }
     const largeClusterMode = totalEndpoints > largeClusterEndpointsThreshold;
 
     const blocks: ServiceBlock[] = [];
@@ -965,6 +1007,71 @@ export class KubeProxy {
   }
 
   /**
+   * syncOtherMode is syncProxyRules' end in nftables and ipvs mode: the nftables proxier's one
+   * transaction, or the IPVS proxier's virtual servers and its remaining iptables rules. A
+   * `program` entry is recorded when what the node holds changed.
+   */
+  private syncOtherMode(
+    ports: { svc: ServicePortInfo; eps: ServiceEndpoints }[],
+    totalEndpoints: number,
+  ): void {
+    const withEndpoints = ports.map(({ svc, eps }) => ({
+      svc,
+      endpoints: eps.byPort.get(`${svc.portName}/${svc.protocol}`) ?? [],
+    }));
+    let rules: number;
+    let fp: string;
+    if (this.mode === 'nftables') {
+      const r = syncNFTablesRules(withEndpoints, {
+        clusterCIDR: this.cfg.clusterCIDR,
+        serviceCIDR: this.serviceCIDR,
+        nodeIP: this.nodeIP,
+        nodeName: this.nodeName,
+        masqueradeAll: this.cfg.masqueradeAll,
+        masqueradeMark: this.cfg.masqueradeMark,
+      });
+      applyTable(this.nftables, r.table);
+      this.nftRoutes = r.routes;
+      rules = 0;
+      for (const c of r.table.chains.values()) rules += c.rules.length;
+      fp = nftListRuleset(this.nftables);
+    } else {
+      syncIPVS(this.ipvs, withEndpoints, this.nodeName, this.nodeIP);
+      const chains = iptablesIPVS(
+        this.cfg.clusterCIDR,
+        this.cfg.masqueradeAll,
+        this.cfg.masqueradeMark,
+        ports.some((p) => p.svc.nodePort !== 0),
+      );
+      if (this.needFullSync) {
+        for (const [chain, src, comment] of ipvsJumpChains) {
+          this.iptables.ensureChain('nat', chain);
+          this.iptables.ensureRule('prepend', 'nat', src, {
+            matches: [{ module: 'comment', comment }],
+            jump: chain,
+          });
+        }
+        this.needFullSync = false;
+      }
+      this.iptables.restore('nat', { chains });
+      rules = this.ipvs.services.size;
+      fp = ipvsadmList(this.ipvs) + JSON.stringify([...chains]);
+    }
+    if (fp === this.lastWritten) return;
+    this.lastWritten = fp;
+    this.restores++;
+    this.sim.record({
+      kind: 'program',
+      from: this.name,
+      to: `${this.mode}@${this.nodeName}`,
+      what: this.mode === 'nftables' ? 'nft' : 'ipvs',
+      rules,
+      services: ports.length,
+      endpoints: totalEndpoints,
+    });
+  }
+
+  /**
    * routes lists where new connections to clusterIP:port go from this node, as last programmed:
    * each endpoint with its rule's statistic probability and its overall share. Empty when the
    * service port is unknown or its cluster-IP traffic is rejected or dropped.
@@ -974,12 +1081,76 @@ export class KubeProxy {
     port: number,
     protocol: 'TCP' | 'UDP' | 'SCTP' = 'TCP',
   ): RouteEndpoint[] {
+    if (this.mode === 'nftables') return this.nftablesRoutes(clusterIP, port, protocol);
+    if (this.mode === 'ipvs') return this.ipvsRoutes(clusterIP, port, protocol);
     const r = this.routeTable.get(routeKey(clusterIP, port, protocol));
     if (!r) return [];
     return r.map(({ nodeName, ...e }) => ({
       ...e,
       local: nodeName !== '' && nodeName === this.nodeName,
     }));
+  }
+
+  // nftablesRoutes: the service chain's numgen vmap, one equal share per endpoint chain.
+  private nftablesRoutes(ip: string, port: number, protocol: string): RouteEndpoint[] {
+    const r = this.nftRoutes.get(routeKey(ip, port, protocol));
+    if (!r) return [];
+    const n = r.endpoints.length;
+    return r.endpoints.map((e) => ({
+      endpoint: e.endpoint,
+      chain: e.chain,
+      ruleProbability: null,
+      probability: 1 / n,
+      local: e.nodeName !== '' && e.nodeName === this.nodeName,
+      pick: { numgen: n },
+      chains: ['nat-prerouting', 'services', 'service-ips', r.serviceChain, e.chain],
+    }));
+  }
+
+  // ipvsRoutes: the virtual server's real servers, chosen by its rr scheduler in the kernel.
+  private ipvsRoutes(ip: string, port: number, protocol: string): RouteEndpoint[] {
+    const vs = this.ipvs.services.get(virtualServerKey(protocol, ip, port));
+    if (!vs || vs.realServers.length === 0) return [];
+    const n = vs.realServers.length;
+    const ipvs = this.ipvs;
+    const rr = {
+      next: (): number => {
+        const rs = ipvs.schedule(vs)!;
+        return vs.realServers.indexOf(rs);
+      },
+    };
+    return vs.realServers.map((rs) => ({
+      endpoint: `${rs.address}:${rs.port}`,
+      // chain names the real server, as sessionAffinity's memory of a client is per destination.
+      chain: `${protocol} ${ip}:${port} -> ${rs.address}:${rs.port}`,
+      ruleProbability: null,
+      probability: 1 / n,
+      local: rs.nodeName !== '' && rs.nodeName === this.nodeName,
+      pick: { rr },
+      chains: ['KUBE-SERVICES', `${protocol} ${ip}:${port} ${vs.scheduler}`],
+    }));
+  }
+
+  /**
+   * rejectChains names what refuses a forwarded new connection from a Pod in nftables and ipvs
+   * mode (undefined in iptables mode, whose packet path names its own chains): to a Service
+   * with no endpoints, and to a port a cluster IP does not serve.
+   */
+  rejectChains(): { noEndpoints: string[]; unservedPort: string[] } | undefined {
+    if (this.mode === 'nftables')
+      return {
+        noEndpoints: [
+          'filter-forward',
+          'service-endpoints-check',
+          'no-endpoint-services',
+          'reject-chain',
+        ],
+        unservedPort: ['filter-forward', 'cluster-ips-check'],
+      };
+    if (this.mode === 'ipvs')
+      // Simplification: KUBE-IPVS-FILTER is named but not written (see ipvs.ts).
+      return { noEndpoints: ['KUBE-SERVICES'], unservedPort: ['KUBE-IPVS-FILTER'] };
+    return undefined;
   }
 
   /** hasSynced reports whether kube-proxy is initialized (its first sync has run). */
@@ -995,6 +1166,13 @@ export class KubeProxy {
 function iptablesSyncPeriod(sim: Simulation): number {
   return (sim.settings as { iptablesSyncPeriod?: number }).iptablesSyncPeriod ?? 30_000;
 }
+
+// The rules IPVS mode prepends to nat's built-in chains (comments as in the iptables mode).
+const ipvsJumpChains: [string, string, string][] = [
+  ['KUBE-SERVICES', 'OUTPUT', 'kubernetes service portals'],
+  ['KUBE-SERVICES', 'PREROUTING', 'kubernetes service portals'],
+  ['KUBE-POSTROUTING', 'POSTROUTING', 'kubernetes postrouting rules'],
+];
 
 function routeKey(ip: string, port: number, protocol: string): string {
   return `${ip}:${port}/${protocol}`;

@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { parseQuantity } from '../api/quantity.ts';
 import { parseDuration } from '../engine/clock.ts';
 import {
-  choiceSettings,
   defaultSettings,
   durationSettings,
+  enumSettings,
   settingExpectation,
   type Settings,
 } from '../engine/settings.ts';
@@ -195,16 +195,16 @@ export const SettingsSchema = z
     for (const [k, v] of Object.entries(rec)) {
       const key = k as keyof Settings;
       out[key] = (
-        choiceSettings[key] ? String(v) : durationSettings.has(key) ? parseDuration(v)! : Number(v)
+        durationSettings.has(key) ? parseDuration(v)! : enumSettings[key] ? String(v) : Number(v)
       ) as never;
     }
     return out;
   })
   .describe(
-    "Overrides of upstream defaults, e.g. nodeMonitorGracePeriod: 40s (the value before v1.32), and the cluster's CNI plugin: cni: bridge (the default, which ignores NetworkPolicy) or calico (which enforces it).",
+    "Overrides of upstream defaults, e.g. nodeMonitorGracePeriod: 40s (the value before v1.32), proxyMode: nftables (kube-proxy's mode: iptables, the default; nftables; or ipvs, deprecated since v1.35), or cni: calico (the CNI plugin: bridge, the default, which ignores NetworkPolicy, or calico, which enforces it).",
   )
   .meta({
-    ja: 'upstream のデフォルト値の上書き。例: nodeMonitorGracePeriod: 40s（v1.32 より前の値）。クラスターの CNI プラグインもここで選ぶ: cni: bridge（デフォルト。NetworkPolicy を無視する）または calico（NetworkPolicy を適用する）。',
+    ja: 'upstream のデフォルト値の上書き。例: nodeMonitorGracePeriod: 40s（v1.32 より前の値）、proxyMode: nftables（kube-proxy のモード。デフォルトの iptables、nftables、または v1.35 で非推奨になった ipvs）、cni: calico（CNI プラグイン。デフォルトの bridge は NetworkPolicy を無視し、calico は適用する）。',
   });
 
 export const ClusterSchema = z

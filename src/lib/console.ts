@@ -80,7 +80,8 @@ const COMMAND_LINES = {
                               (sh: ;, &&, ||, for i in $(seq N); do ...; done, exit N)
   kubectl events [--for TYPE/NAME] [--types=Warning] [-A]
   kubectl api-resources       kubectl version
-  ssh NODE COMMAND            (crictl ps|pods|images, iptables-save -t nat, ls, cat, mv,
+  ssh NODE COMMAND            (crictl ps|pods|images, iptables-save -t nat, nft list ruleset,
+                               ipvsadm -Ln, ls, cat, mv,
                                systemctl status|start|stop|restart kubelet; sudo is accepted)
   help                        (this list)`,
   },
@@ -100,7 +101,8 @@ const COMMAND_LINES = {
                               (sh では ;、&&、||、for i in $(seq N); do ...; done、exit N が使える)
   kubectl events [--for 種類/名前] [--types=Warning] [-A]
   kubectl api-resources       kubectl version
-  ssh ノード名 コマンド       (crictl ps|pods|images、iptables-save -t nat、ls、cat、mv、
+  ssh ノード名 コマンド       (crictl ps|pods|images、iptables-save -t nat、nft list ruleset、
+                               ipvsadm -Ln、ls、cat、mv、
                                systemctl status|start|stop|restart kubelet。sudo も使える)
   help                        (この一覧)`,
   },
@@ -185,7 +187,17 @@ const SUBCOMMANDS: Record<string, string[]> = Object.fromEntries(
   KUBECTL_VERBS.map((v) => [v, subcommandsOf(v)] as const).filter(([, subs]) => subs.length > 0),
 );
 
-const NODE_COMMANDS = ['cat', 'crictl', 'iptables-save', 'ls', 'mv', 'sudo', 'systemctl'];
+const NODE_COMMANDS = [
+  'cat',
+  'crictl',
+  'iptables-save',
+  'ipvsadm',
+  'ls',
+  'mv',
+  'nft',
+  'sudo',
+  'systemctl',
+];
 
 /** VALUE_FLAGS are the flags whose value is the next word. */
 const VALUE_FLAGS = new Set(

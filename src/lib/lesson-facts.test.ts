@@ -990,3 +990,65 @@ describe(`${L5} (drill-apiserver-down, seed 9)`, () => {
     expect(ps?.stdout).toMatch(/Running\s+nginx\s.*web-/);
   });
 });
+
+const L7 = 'lessons/07-services-dns/01-services-dns-packets.mdx';
+
+describe(`${L7} (lesson7-services, seed 7)`, () => {
+  const r = run('lesson7-services', 7);
+  const dnsAt = (t: number) => entries(r, 'dns').filter((e) => e.t === t);
+  const packetAt = (t: number) => entries(r, 'packet').filter((e) => e.t === t);
+
+  it('"a client Pod with curl runs on node-1"; "node-1\'s Pod range (10.244.1.0/24)"', () => {
+    const client = r.objects.pods?.find((p: Obj) => p.metadata.name === 'client');
+    expect(client?.spec.nodeName).toBe('node-1');
+    const node = r.objects.nodes?.find((n: Obj) => n.metadata.name === 'node-1');
+    expect(node?.spec.podCIDR).toBe('10.244.1.0/24');
+    expect(client?.status.podIP).toMatch(/^10\.244\.1\./);
+  });
+
+  it('"web has no dot ... asks for web.shop.svc.cluster.local, A and AAAA, and gets the cluster IP at once"', () => {
+    expect(dnsAt(40).map((e) => `${e.qtype} ${e.name} ${e.rcode}`)).toEqual([
+      'A web.shop.svc.cluster.local NOERROR',
+      'AAAA web.shop.svc.cluster.local NOERROR',
+    ]);
+    expect(dnsAt(40)[0]!.to).toMatch(/^kube-system\/coredns-/);
+  });
+
+  it('"curl api.default from shop ... 4 questions"; "a typo ... 8 questions"', () => {
+    expect(dnsAt(41)).toHaveLength(4);
+    expect(dnsAt(41).map((e) => e.name)).toEqual([
+      'api.default.shop.svc.cluster.local',
+      'api.default.shop.svc.cluster.local',
+      'api.default.svc.cluster.local',
+      'api.default.svc.cluster.local',
+    ]);
+    expect(dnsAt(47)).toHaveLength(8);
+  });
+
+  it('"The first endpoint rule matches with probability 1/3 ... the second takes 1/2; the last takes the rest"', () => {
+    const save = r.outputs.find((o) => o.command === 'iptables-save -t nat' && o.t === 49)!.stdout;
+    const probs = save
+      .split('\n')
+      .filter((l) => l.startsWith('-A KUBE-SVC-') && l.includes('"shop/web:http -> '))
+      .map((l) => /--probability (\S+)/.exec(l)?.[1] ?? 'rest');
+    expect(probs).toEqual(['0.33333333349', '0.50000000000', 'rest']);
+  });
+
+  it('"no endpoints ... exit 7"; "the wrong targetPort ... also exit 7, but the EndpointSlice is full"; "the wrong name. Exit 6"', () => {
+    const exit = (t: number) => entries(r, 'command').find((e) => e.t === t && e.command.includes('curl'))?.exitCode;
+    expect(exit(42)).toBe(7);
+    expect(packetAt(42)[0]?.outcome).toBe('rejected');
+    expect(exit(46)).toBe(7);
+    expect(packetAt(46)[0]?.outcome).toBe('refused');
+    expect(packetAt(46)[0]?.endpoint).toMatch(/:9090$/);
+    expect(exit(47)).toBe(6);
+  });
+
+  it('"rewrites the node\'s rules with one iptables-restore, at most once a second"', () => {
+    const restores = entries(r, 'program')
+      .filter((e) => e.from === 'kube-proxy@node-1' && e.t >= 0)
+      .map((e) => e.t);
+    for (let i = 1; i < restores.length; i++)
+      expect(restores[i]! - restores[i - 1]!).toBeGreaterThanOrEqual(1 - 1e-9);
+  });
+});

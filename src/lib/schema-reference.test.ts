@@ -67,7 +67,7 @@ describe('questionReference', () => {
 
   it('gives each Measure and EventRef form a group of its own', () => {
     const measure = tables.find((t) => t.id === 'question-measure')!;
-    expect(measure.groups.map((g) => g.label?.en)).toEqual(['Form: duration', 'Form: time', 'Form: actors', 'Form: count', 'Form: field', 'Form: max', 'Form: min']);
+    expect(measure.groups.map((g) => g.label?.en)).toEqual(['Form: duration', 'Form: time', 'Form: actors', 'Form: count', 'Form: field', 'Form: queries', 'Form: packet', 'Form: exitCode', 'Form: max', 'Form: min']);
     const ev = tables.find((t) => t.id === 'question-eventref')!;
     expect(ev.groups.map((g) => g.label?.en)).toEqual(['Form: fault', 'Form: step', 'Form: at', 'Form: request', 'Form: change', 'Form: call']);
     expect(ev.groups[3]!.rows.find((r) => r.path === 'after')).toMatchObject({ type: 'EventRef', required: 'optional' });

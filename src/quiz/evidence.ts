@@ -5,11 +5,14 @@
 import type { AnyObject, TraceEntry } from '../../sim/index.ts';
 import {
   componentOf,
+  dnsEntries,
   eventTime,
   getPath,
   matchesWhere,
   objectsAt,
+  packetEntries,
   requestMatches,
+  stepCommand,
   type RunView,
 } from './measure.ts';
 import { formatNumber } from './grade.ts';
@@ -197,14 +200,12 @@ export function measureFacts(run: RunView, m: Measure): Fact[] {
     );
     const shown: Fact[] =
       'field' in m
-        ? objs
-            .slice(0, 1)
-            .map((o) => ({
-              t: at,
-              text: both(
-                `${q.resource}/${o.metadata.name}: ${m.field.path} = ${String(getPath(o, m.field.path) ?? '-')}`,
-              ),
-            }))
+        ? objs.slice(0, 1).map((o) => ({
+            t: at,
+            text: both(
+              `${q.resource}/${o.metadata.name}: ${m.field.path} = ${String(getPath(o, m.field.path) ?? '-')}`,
+            ),
+          }))
         : [
             {
               t: at,
@@ -218,6 +219,24 @@ export function measureFacts(run: RunView, m: Measure): Fact[] {
     const fault = run.trace.find((e) => e.kind === 'fault' && e.t >= 0 && e.t <= at);
     const story = contextFacts(run, fault?.t ?? 0, at);
     return trim([...story, ...shown], new Set(shown));
+  }
+  if ('queries' in m)
+    return dnsEntries(run, m.queries).map((e) => ({
+      t: e.t,
+      text: both(
+        `${e.from} → ${e.to}: ${e.qtype} ${e.name}? ${e.rcode}${e.answers.length ? ` (${e.answers.join(', ')})` : ''}`,
+      ),
+    }));
+  if ('packet' in m)
+    return packetEntries(run, m.packet).map((e) => ({
+      t: e.t,
+      text: both(
+        `${e.from} → ${e.dst}: ${[...e.chains, e.endpoint ? `DNAT ${e.endpoint}` : ''].filter(Boolean).join(' → ')}${e.chains.length ? ' ' : ''}(node ${e.node}): ${e.outcome}${e.to ? ` at ${e.to}` : ''}`,
+      ),
+    }));
+  if ('exitCode' in m) {
+    const e = stepCommand(run, m.exitCode.step);
+    return e ? [{ t: e.t, text: both(`$ ${e.command} → exit ${e.exitCode}`) }] : [];
   }
   // max / min: the story of the whole run.
   return trim(contextFacts(run, 0, run.until));
@@ -253,7 +272,9 @@ export function evidence(q: Question, run: RunView): Fact[] {
       );
     case 'what-if':
       // The learner's own run: the moments its checks measured, so changing a value moves them.
-      return trim(dedupe(q.checks.flatMap((c) => measureFacts(run, c.measure))).sort((a, b) => a.t - b.t));
+      return trim(
+        dedupe(q.checks.flatMap((c) => measureFacts(run, c.measure))).sort((a, b) => a.t - b.t),
+      );
     default:
       return [];
   }

@@ -63,3 +63,59 @@ describe('getPath', () => {
     expect(needsFullTrace({ measure: { field: { resource: 'pods', path: 'spec.nodeName' } } })).toBe(false);
   });
 });
+
+describe('measures over a Pod’s DNS questions and connections (lesson7-services, seed 7)', () => {
+  const l7 = runVariant(loadScenarios().get('lesson7-services')!, { v: 0, seed: 7, params: {} });
+
+  it('counts DNS questions between two steps, by asker, name, type and answer', () => {
+    expect(measure(l7, { queries: { from: 'shop/client', after: { step: 2 }, before: { step: 3 } } })).toBe(4);
+    expect(measure(l7, { queries: { from: 'shop/client', after: { step: 2 }, before: { step: 3 }, rcode: 'NXDOMAIN' } })).toBe(2);
+    expect(measure(l7, { queries: { from: 'shop/client', qtype: 'A', name: 'wbe' } })).toBe(1);
+    expect(measure(l7, { queries: { from: 'shop/nobody' } })).toBe(0);
+  });
+
+  it('reads a connection’s node, outcome and endpoint, and a step’s exit code', () => {
+    expect(measure(l7, { packet: { from: 'shop/client', path: 'node' } })).toBe('node-1');
+    expect(measure(l7, { packet: { from: 'shop/client', after: { step: 3 }, path: 'outcome' } })).toBe('rejected');
+    expect(measure(l7, { packet: { from: 'shop/client', after: { step: 4 }, path: 'endpoint' } })).toMatch(/:9090$/);
+    expect(measure(l7, { exitCode: { step: 5 } })).toBe(6);
+    expect(() => measure(l7, { packet: { from: 'shop/nobody', path: 'node' } })).toThrow(/no connection matches/);
+    // The apply step records `kubectl apply -f -`; the steps at 49 s each find their own command.
+    expect(measure(l7, { exitCode: { step: 0 } })).toBe(0);
+    expect(measure(l7, { exitCode: { step: 6 } })).toBe(1);
+    expect(measure(l7, { exitCode: { step: 8 } })).toBe(0);
+    expect(() => measure(l7, { exitCode: { step: 99 } })).toThrow(/runs no command/);
+  });
+});
+
+describe('measures over a connection a NetworkPolicy dropped (cni: calico)', () => {
+  const yaml = `name: netpol-measure
+seed: 1
+cluster:
+  settings:
+    cni: calico
+steps:
+  - at: 0s
+    apply: |
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: client, labels: {app: client}}
+      spec:
+        containers: [{name: curl, image: "curlimages/curl:8.17.0", command: [sleep, "3600"]}]
+      ---
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata: {name: deny-egress}
+      spec:
+        podSelector: {}
+        policyTypes: [Egress]
+  - at: 30s
+    kubectl: exec client -- curl -m 1 10.96.0.1:443
+until: 40s
+`;
+  const run = runVariant(yaml, { v: 0, seed: 1, params: {} });
+  it('reads the outcome dropped and the policy that dropped it', () => {
+    expect(measure(run, { packet: { from: 'default/client', path: 'outcome' } })).toBe('dropped');
+    expect(measure(run, { packet: { from: 'default/client', path: 'policy' } })).toBe('default/deny-egress');
+  });
+});

@@ -31,7 +31,8 @@ export function componentOf(actor: string): string {
 }
 
 function fieldMatches(v: unknown, test: Where[string]): boolean {
-  if (test === null || typeof test !== 'object') return v !== undefined && String(v) === String(test);
+  if (test === null || typeof test !== 'object')
+    return v !== undefined && String(v) === String(test);
   if (test.exists !== undefined && (v !== undefined && v !== null) !== test.exists) return false;
   if (test.ne !== undefined && v !== undefined && String(v) === String(test.ne)) return false;
   if (test.in !== undefined && !test.in.some((x) => String(x) === String(v))) return false;
@@ -65,7 +66,12 @@ export function getPath(obj: unknown, path: string): unknown {
     }
     const pairs = (m[2] ?? '').split(',').map((p) => p.split('=') as [string, string | undefined]);
     v = Array.isArray(v)
-      ? v.find((x) => x && typeof x === 'object' && pairs.every(([k, want]) => String((x as Record<string, unknown>)[k]) === want))
+      ? v.find(
+          (x) =>
+            x &&
+            typeof x === 'object' &&
+            pairs.every(([k, want]) => String((x as Record<string, unknown>)[k]) === want),
+        )
       : undefined;
   }
   return v;
@@ -75,7 +81,10 @@ export function getPath(obj: unknown, path: string): unknown {
 export function matchesWhere(obj: AnyObject, where: Where | undefined): boolean {
   if (!where) return true;
   for (const [path, test] of Object.entries(where)) {
-    const v = path === 'ready' ? getPath(obj, 'status.conditions[type=Ready].status') === 'True' : getPath(obj, path);
+    const v =
+      path === 'ready'
+        ? getPath(obj, 'status.conditions[type=Ready].status') === 'True'
+        : getPath(obj, path);
     if (!fieldMatches(v, test)) return false;
   }
   return true;
@@ -87,7 +96,10 @@ function inNamespace(resource: string, obj: AnyObject, ns: string | undefined): 
 }
 
 /** requestMatches picks kube-apiserver requests made during the scenario (t >= 0). */
-export function requestMatches(e: TraceEntry, m: RequestMatch): e is Extract<TraceEntry, { kind: 'request' }> {
+export function requestMatches(
+  e: TraceEntry,
+  m: RequestMatch,
+): e is Extract<TraceEntry, { kind: 'request' }> {
   if (e.kind !== 'request' || e.t < 0) return false;
   if (m.code !== undefined ? e.code !== m.code : e.code < 200 || e.code >= 300) return false;
   if (m.verb && e.verb !== m.verb) return false;
@@ -101,7 +113,8 @@ export function requestMatches(e: TraceEntry, m: RequestMatch): e is Extract<Tra
 /** objectsAt replays the recorded changes up to time t (seconds) and returns the live objects. */
 export function objectsAt(run: RunView, resource: string, t: number): AnyObject[] {
   const live = new Map<string, AnyObject>();
-  for (const o of run.initial[resource] ?? []) live.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
+  for (const o of run.initial[resource] ?? [])
+    live.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
   for (const c of run.changes) {
     if (c.t > t) break;
     if (c.resource !== resource) continue;
@@ -114,7 +127,10 @@ export function objectsAt(run: RunView, resource: string, t: number): AnyObject[
 
 function select(run: RunView, q: ObjectQuery, defaultAt: number): AnyObject[] {
   return objectsAt(run, q.resource, q.at ?? defaultAt).filter(
-    (o) => inNamespace(q.resource, o, q.namespace) && (q.name === undefined || o.metadata.name === q.name) && matchesWhere(o, q.where),
+    (o) =>
+      inNamespace(q.resource, o, q.namespace) &&
+      (q.name === undefined || o.metadata.name === q.name) &&
+      matchesWhere(o, q.where),
   );
 }
 
@@ -126,18 +142,31 @@ export function eventTime(run: RunView, ref: EventRef): number | undefined {
   let seen = 0;
   if ('fault' in ref) {
     for (const e of run.trace)
-      if (e.kind === 'fault' && e.fault === ref.fault && (ref.node === undefined || e.node === ref.node) && ++seen === nth) return e.t;
+      if (
+        e.kind === 'fault' &&
+        e.fault === ref.fault &&
+        (ref.node === undefined || e.node === ref.node) &&
+        ++seen === nth
+      )
+        return e.t;
     return undefined;
   }
   const after = ref.after ? eventTime(run, ref.after) : -Infinity;
   if (after === undefined) return undefined;
   if ('request' in ref) {
-    for (const e of run.trace) if (e.t >= after && requestMatches(e, ref.request) && ++seen === nth) return e.t;
+    for (const e of run.trace)
+      if (e.t >= after && requestMatches(e, ref.request) && ++seen === nth) return e.t;
     return undefined;
   }
   if ('call' in ref) {
     for (const e of run.trace)
-      if (e.t >= after && e.kind === 'call' && e.method === ref.call.method && (!ref.call.actor || componentOf(e.from) === ref.call.actor) && ++seen === nth)
+      if (
+        e.t >= after &&
+        e.kind === 'call' &&
+        e.method === ref.call.method &&
+        (!ref.call.actor || componentOf(e.from) === ref.call.actor) &&
+        ++seen === nth
+      )
         return e.t;
     return undefined;
   }
@@ -158,21 +187,34 @@ export function eventTime(run: RunView, ref: EventRef): number | undefined {
 
 function requireTime(run: RunView, ref: EventRef): number {
   const t = eventTime(run, ref);
-  if (t === undefined) throw new MeasureError(`the event ${JSON.stringify(ref)} never happens in this run`);
+  if (t === undefined)
+    throw new MeasureError(`the event ${JSON.stringify(ref)} never happens in this run`);
   return t;
 }
 
 /** extremeCount is the largest or smallest number of matching objects over the run. */
-function extremeCount(run: RunView, q: ObjectQuery & { from?: number }, which: 'max' | 'min'): number {
+function extremeCount(
+  run: RunView,
+  q: ObjectQuery & { from?: number },
+  which: 'max' | 'min',
+): number {
   const matching = new Set<string>();
   for (const o of run.initial[q.resource] ?? [])
-    if (inNamespace(q.resource, o, q.namespace) && (q.name === undefined || o.metadata.name === q.name) && matchesWhere(o, q.where))
+    if (
+      inNamespace(q.resource, o, q.namespace) &&
+      (q.name === undefined || o.metadata.name === q.name) &&
+      matchesWhere(o, q.where)
+    )
       matching.add(`${o.metadata.namespace ?? ''}/${o.metadata.name}`);
   let best: number | undefined;
   let started = false;
   for (let i = 0; i < run.changes.length; i++) {
     const c = run.changes[i]!;
-    if (c.resource === q.resource && inNamespace(q.resource, c.object, q.namespace) && (q.name === undefined || c.object.metadata.name === q.name)) {
+    if (
+      c.resource === q.resource &&
+      inNamespace(q.resource, c.object, q.namespace) &&
+      (q.name === undefined || c.object.metadata.name === q.name)
+    ) {
       const key = `${c.object.metadata.namespace ?? ''}/${c.object.metadata.name}`;
       if (c.type !== 'DELETED' && matchesWhere(c.object, q.where)) matching.add(key);
       else matching.delete(key);
@@ -191,24 +233,98 @@ function extremeCount(run: RunView, q: ObjectQuery & { from?: number }, which: '
 
 /** measure evaluates a measure over a run. defaultAt is when object queries look by default. */
 export function measure(run: RunView, m: Measure, defaultAt = run.until): Measured {
-  if ('duration' in m) return round(requireTime(run, m.duration.to) - requireTime(run, m.duration.from));
+  if ('duration' in m)
+    return round(requireTime(run, m.duration.to) - requireTime(run, m.duration.from));
   if ('time' in m) return round(requireTime(run, m.time));
   if ('actors' in m) {
     const out = new Set<string>();
     for (const e of run.trace) if (requestMatches(e, m.actors)) out.add(componentOf(e.from));
-    if (out.size === 0) throw new MeasureError(`no request matches ${JSON.stringify(m.actors)} in this run`);
+    if (out.size === 0)
+      throw new MeasureError(`no request matches ${JSON.stringify(m.actors)} in this run`);
     return [...out].sort();
   }
   if ('count' in m) return select(run, m.count, defaultAt).length;
   if ('field' in m) {
     const [o] = select(run, m.field, defaultAt);
-    if (!o) throw new MeasureError(`no ${m.field.resource} matches ${JSON.stringify(m.field.where ?? {})}${m.field.name ? ` named ${m.field.name}` : ''}`);
+    if (!o)
+      throw new MeasureError(
+        `no ${m.field.resource} matches ${JSON.stringify(m.field.where ?? {})}${m.field.name ? ` named ${m.field.name}` : ''}`,
+      );
     const v = getPath(o, m.field.path);
-    if (v === undefined || v === null) throw new MeasureError(`${m.field.resource}/${o.metadata.name} has no ${m.field.path}`);
+    if (v === undefined || v === null)
+      throw new MeasureError(`${m.field.resource}/${o.metadata.name} has no ${m.field.path}`);
     return typeof v === 'number' ? v : String(v);
+  }
+  if ('queries' in m) return dnsEntries(run, m.queries).length;
+  if ('packet' in m) {
+    const e = packetEntries(run, m.packet)[(m.packet.nth ?? 1) - 1];
+    if (!e) throw new MeasureError(`no connection matches ${JSON.stringify(m.packet)} in this run`);
+    const v = m.packet.path === 'to' ? e.to : e[m.packet.path];
+    if (v === undefined || v === '')
+      throw new MeasureError(`the connection has no ${m.packet.path}`);
+    return v;
+  }
+  if ('exitCode' in m) {
+    const e = stepCommand(run, m.exitCode.step);
+    if (!e) throw new MeasureError(`step ${m.exitCode.step} runs no command`);
+    return e.exitCode;
   }
   if ('max' in m) return extremeCount(run, m.max, 'max');
   return extremeCount(run, m.min, 'min');
+}
+
+type DnsTrace = Extract<TraceEntry, { kind: 'dns' }>;
+type PacketTrace = Extract<TraceEntry, { kind: 'packet' }>;
+
+/** dnsEntries are the DNS questions a queries measure counts. */
+export function dnsEntries(
+  run: RunView,
+  q: Extract<Measure, { queries: unknown }>['queries'],
+): DnsTrace[] {
+  const after = q.after ? eventTime(run, q.after) : -Infinity;
+  const before = q.before ? eventTime(run, q.before) : Infinity;
+  if (after === undefined || before === undefined) return [];
+  return run.trace.filter(
+    (e): e is DnsTrace =>
+      e.kind === 'dns' &&
+      e.t >= after &&
+      e.t < before &&
+      (q.from === undefined || e.from === q.from) &&
+      (q.name === undefined || e.name === q.name) &&
+      (q.qtype === undefined || e.qtype === q.qtype) &&
+      (q.rcode === undefined || e.rcode === q.rcode),
+  );
+}
+
+/** packetEntries are the connections a packet measure reads, in order. */
+export function packetEntries(
+  run: RunView,
+  q: Extract<Measure, { packet: unknown }>['packet'],
+): PacketTrace[] {
+  const after = q.after ? eventTime(run, q.after) : -Infinity;
+  if (after === undefined) return [];
+  return run.trace.filter(
+    (e): e is PacketTrace =>
+      e.kind === 'packet' && e.t >= after && (q.from === undefined || e.from === q.from),
+  );
+}
+
+/**
+ * stepCommand is the command entry of a scenario step: of the commands recorded at the step's
+ * time, the one in the step's place among the steps at that time (an apply step records
+ * `kubectl apply -f -`; a fault records none, so a fault sharing a command's time shifts it).
+ */
+export function stepCommand(
+  run: RunView,
+  step: number,
+): Extract<TraceEntry, { kind: 'command' }> | undefined {
+  const t = run.stepTimes[step];
+  if (t === undefined) return undefined;
+  const place = run.stepTimes.slice(0, step).filter((x) => x === t).length;
+  return run.trace.filter(
+    (e): e is Extract<TraceEntry, { kind: 'command' }> =>
+      e.kind === 'command' && Math.abs(e.t - t) < 1e-9,
+  )[place];
 }
 
 /** round keeps measured seconds to milliseconds, so float noise never decides a grade. */

@@ -184,6 +184,45 @@ export const MeasureSchema = z
     z.object({ field: ObjectQuerySchema.extend({ path: z.string().describe('The field path to read, e.g. spec.nodeName.').meta({ ja: '読み取るフィールドのパス。例: spec.nodeName。' }) }).strict().describe('The field of the first matching object.').meta({ ja: '条件に合う最初のオブジェクトのフィールド。' }) }).strict(),
     z
       .object({
+        queries: z
+          .object({
+            from: z.string().optional().describe('The asking Pod, namespace/name (default: any).').meta({ ja: '問い合わせた Pod。namespace/name（デフォルト: どれでも）。' }),
+            name: z.string().optional().describe('Only questions for this name.').meta({ ja: 'この名前の問い合わせだけ。' }),
+            qtype: z.enum(['A', 'AAAA', 'SRV', 'PTR', 'CNAME', 'TXT']).optional().describe('Only questions of this type.').meta({ ja: 'この種類の問い合わせだけ。' }),
+            rcode: z.enum(['NOERROR', 'NXDOMAIN']).optional().describe('Only questions answered with this code.').meta({ ja: 'この応答コードで答えられた問い合わせだけ。' }),
+            after: EventRefSchema.optional().describe('Only after this event (e.g. a step).').meta({ ja: 'このイベント（ステップなど）の後だけ。' }),
+            before: EventRefSchema.optional().describe('Only before this event (e.g. the next step).').meta({ ja: 'このイベント（次のステップなど）の前だけ。' }),
+          })
+          .strict()
+          .describe('How many DNS questions Pods sent (the trace\'s dns entries).').meta({ ja: 'Pod が送った DNS の問い合わせの数（トレースの dns エントリー）。' }),
+      })
+      .strict(),
+    z
+      .object({
+        packet: z
+          .object({
+            from: z.string().optional().describe('The client Pod, namespace/name (default: any).').meta({ ja: 'クライアントの Pod。namespace/name（デフォルト: どれでも）。' }),
+            after: EventRefSchema.optional().describe('Only after this event (e.g. a step).').meta({ ja: 'このイベント（ステップなど）の後だけ。' }),
+            nth: z.number().int().min(1).optional().describe('The nth connection (default 1).').meta({ ja: 'n 番目の接続（デフォルト 1）。' }),
+            path: z
+              .enum(['node', 'to', 'endpoint', 'outcome', 'dst', 'policy'])
+              .describe('What to read: the node whose rules translated it, the Pod that took it (namespace/name), the endpoint chosen, how it ended (established, refused, rejected, timeout, or dropped by a NetworkPolicy under cni: calico), the address asked for, the NetworkPolicy that dropped it (namespace/name).')
+              .meta({ ja: '読むもの: 宛先を変換したルールのノード、接続を受けた Pod（namespace/name）、選ばれたエンドポイント、結果（established、refused、rejected、timeout、または cni: calico のとき NetworkPolicy に落とされた dropped）、接続先のアドレス、接続を落とした NetworkPolicy（namespace/name）。' }),
+          })
+          .strict()
+          .describe('A field of one TCP connection a Pod opened (the trace\'s packet entries).').meta({ ja: 'Pod が開いた TCP 接続の 1 つのフィールド（トレースの packet エントリー）。' }),
+      })
+      .strict(),
+    z
+      .object({
+        exitCode: z
+          .object({ step: z.number().int().min(0).describe('The index of a scenario step that runs a command, from 0.').meta({ ja: 'コマンドを実行するシナリオのステップの番号（0 から）。' }) })
+          .strict()
+          .describe('The exit code of the command a step ran.').meta({ ja: 'ステップが実行したコマンドの終了コード。' }),
+      })
+      .strict(),
+    z
+      .object({
         max: ObjectQuerySchema.omit({ at: true }).describe('The largest number of matching objects at any moment of the run.').meta({ ja: '実行中のどの時点かで、条件に合うオブジェクトが最も多かったときの数。' }),
       })
       .strict(),

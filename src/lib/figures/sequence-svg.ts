@@ -37,6 +37,8 @@ export interface SequenceSvgOptions {
   title?: string;
   description?: string;
   descLang?: string;
+  /** legend names the solid and the dashed arrows (default: requests and watch events). */
+  legend?: 'api' | 'packets';
 }
 
 const FONT = 12;
@@ -250,26 +252,25 @@ function draw(
     .join('');
 
   // Legend.
+  const solidLabel = opts.legend === 'packets' ? s.legendPacket : s.legendRequest;
+  const dashedLabel = opts.legend === 'packets' ? s.legendReply : s.legendWatch;
   const ly = bottom + 22;
   const lx = MARGIN + gutter;
   const legend =
     `<g class="kal-fig__legend">` +
     line(lx, ly, lx + 36, ly, 'kal-fig__arrow kal-fig__arrow--solid', markerRef(opts.id, 'solid')) +
-    text(lx + 44, ly + 4, s.legendRequest) +
+    text(lx + 44, ly + 4, solidLabel) +
     line(
-      lx + 60 + textWidth(s.legendRequest, FONT),
+      lx + 60 + textWidth(solidLabel, FONT),
       ly,
-      lx + 96 + textWidth(s.legendRequest, FONT),
+      lx + 96 + textWidth(solidLabel, FONT),
       ly,
       'kal-fig__arrow kal-fig__arrow--watch',
       markerRef(opts.id, 'open'),
     ) +
-    text(lx + 104 + textWidth(s.legendRequest, FONT), ly + 4, s.legendWatch) +
+    text(lx + 104 + textWidth(solidLabel, FONT), ly + 4, dashedLabel) +
     `</g>`;
-  right = Math.max(
-    right,
-    lx + 110 + textWidth(s.legendRequest, FONT) + textWidth(s.legendWatch, FONT),
-  );
+  right = Math.max(right, lx + 110 + textWidth(solidLabel, FONT) + textWidth(dashedLabel, FONT));
   const width = right + MARGIN - left;
   const height = ly + 16;
   const svg = svgFrame(
