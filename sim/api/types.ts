@@ -61,6 +61,21 @@ export type {
 } from '../registry/networking/networkpolicies/types.ts';
 export type { ServiceCIDR } from '../registry/networking/servicecidrs/types.ts';
 export type {
+  HTTPIngressPath,
+  Ingress,
+  IngressBackend,
+  IngressRule,
+  PathType,
+} from '../registry/networking/ingresses/types.ts';
+export type { IngressClass } from '../registry/networking/ingressclasses/types.ts';
+export type {
+  Gateway,
+  GatewayClass,
+  HTTPRoute,
+  HTTPRouteMatch,
+  HTTPRouteRule,
+} from '../registry/gateway/types.ts';
+export type {
   Endpoint,
   EndpointConditions,
   EndpointPort,

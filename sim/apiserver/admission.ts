@@ -1,8 +1,9 @@
 // The admission plugins the simulator runs, in upstream's order for the ones modelled.
 // Simplification: only ServiceAccount (serviceaccount-admission.ts), TaintNodesByCondition,
-// Priority and DefaultTolerationSeconds are modelled; LimitRanger, ResourceQuota and webhooks are not.
+// Priority, DefaultTolerationSeconds and DefaultIngressClass are modelled; LimitRanger, ResourceQuota and webhooks are not.
 
-import type { Node, Pod, Toleration } from '../api/types.ts';
+import type { Ingress, IngressClass, Node, Pod, Toleration } from '../api/types.ts';
+import { AnnotationIsDefaultIngressClass } from '../registry/networking/ingressclasses/types.ts';
 import type { Settings } from '../engine/settings.ts';
 import { newForbidden } from './errors.ts';
 
@@ -44,4 +45,26 @@ export function taintNodesByCondition(node: Node): void {
   const taints = node.spec.taints ?? [];
   if (!taints.some((t) => t.key === TaintNodeNotReady && t.effect === 'NoSchedule'))
     node.spec.taints = [...taints, { key: TaintNodeNotReady, effect: 'NoSchedule' }];
+}
+
+/**
+ * defaultIngressClass mirrors plugin/pkg/admission/network/defaultingressclass Admit: an Ingress
+ * created with neither spec.ingressClassName nor the deprecated kubernetes.io/ingress.class
+ * annotation gets the class annotated ingressclass.kubernetes.io/is-default-class: "true"; with
+ * several such classes, the newest (then the first by name) wins (getDefaultClass).
+ */
+export function defaultIngressClass(ing: Ingress, classes: IngressClass[]): void {
+  if (ing.metadata.annotations?.['kubernetes.io/ingress.class'] !== undefined) return;
+  if (ing.spec?.ingressClassName !== undefined) return;
+  const defaults = classes
+    .filter((c) => c.metadata.annotations?.[AnnotationIsDefaultIngressClass] === 'true')
+    .sort((a, b) => {
+      const ta = a.metadata.creationTimestamp ?? '';
+      const tb = b.metadata.creationTimestamp ?? '';
+      if (ta === tb) return a.metadata.name < b.metadata.name ? -1 : 1;
+      return ta > tb ? -1 : 1;
+    });
+  if (defaults.length === 0) return;
+  ing.spec ??= {};
+  ing.spec.ingressClassName = defaults[0]!.metadata.name;
 }

@@ -11,14 +11,14 @@ import { changedFields, deepClone, deepFreeze, hasUndefined } from '../api/clone
 import type { Selector } from '../api/labels.ts';
 import { labelSelectorAsSelector } from '../api/labels.ts';
 import { isPodReady } from '../api/podutil.ts';
-import type { AnyObject, Binding, Deployment, Event, Eviction, IPAddress, Namespace, Pod, PodDisruptionBudget, ReplicaSet, ResourceName, Scale, Service, ServiceAccount, ServiceCIDR } from '../api/types.ts';
+import type { AnyObject, Binding, Deployment, Event, Eviction, IngressClass, IPAddress, Namespace, Pod, PodDisruptionBudget, ReplicaSet, ResourceName, Scale, Service, ServiceAccount, ServiceCIDR } from '../api/types.ts';
 import { updateDisruptionAllowedCondition } from '../registry/policy/poddisruptionbudgets/helpers.ts';
 import { formatTime } from '../engine/clock.ts';
 import { randString, type Rng } from '../engine/rng.ts';
 import type { Simulation } from '../engine/simulation.ts';
 import type { RequestEntry } from '../engine/trace.ts';
 import type { EtcdStore, KeyValue, WatchEvent } from '../etcd/store.ts';
-import { defaultTolerationSeconds, priorityAdmission, taintNodesByCondition } from './admission.ts';
+import { defaultIngressClass, defaultTolerationSeconds, priorityAdmission, taintNodesByCondition } from './admission.ts';
 import {
   newAlreadyExists,
   newBadRequest,
@@ -625,6 +625,8 @@ export class KubeAPIServer {
       defaultTolerationSeconds(obj, this.sim.settings);
     }
     if (obj.kind === 'Node') taintNodesByCondition(obj);
+    // DefaultIngressClass reads IngressClasses from its informer; the store stands for a synced one.
+    if (obj.kind === 'Ingress') defaultIngressClass(obj, this.peekAll<IngressClass>('ingressclasses'));
     strategy?.prepareForCreate?.(obj);
     if (obj.kind === 'Service') {
       // pkg/registry/core/service/storage/alloc.go: the Service REST storage allocates.

@@ -130,6 +130,26 @@ import { serviceCIDRPrinter } from '../registry/networking/servicecidrs/printer.
 import { serviceCIDRSchema } from '../registry/networking/servicecidrs/types.ts';
 import { endpointSliceSchema } from '../registry/discovery/endpointslices/types.ts';
 import { podDisruptionBudgetSchema } from '../registry/policy/poddisruptionbudgets/types.ts';
+import { ingressSchema } from '../registry/networking/ingresses/types.ts';
+import { ingressStrategy } from '../registry/networking/ingresses/strategy.ts';
+import {
+  describeIngressObject,
+  ingressPrinter,
+} from '../registry/networking/ingresses/printers.ts';
+import { ingressClassSchema } from '../registry/networking/ingressclasses/types.ts';
+import { ingressClassStrategy } from '../registry/networking/ingressclasses/strategy.ts';
+import {
+  describeIngressClassObject,
+  ingressClassPrinter,
+} from '../registry/networking/ingressclasses/printers.ts';
+import { gatewayClassSchema, gatewaySchema, httpRouteSchema } from '../registry/gateway/types.ts';
+import { describeCustomResource } from '../registry/gateway/crd.ts';
+import { gatewayClassStrategy } from '../registry/gateway/gatewayclasses/strategy.ts';
+import { gatewayClassPrinter } from '../registry/gateway/gatewayclasses/printer.ts';
+import { gatewayStrategy } from '../registry/gateway/gateways/strategy.ts';
+import { gatewayPrinter } from '../registry/gateway/gateways/printer.ts';
+import { httpRouteStrategy } from '../registry/gateway/httproutes/strategy.ts';
+import { httpRoutePrinter } from '../registry/gateway/httproutes/printer.ts';
 
 const ALL_VERBS = [
   'create',
@@ -342,6 +362,78 @@ export const API_RESOURCES = [
     shortNames: ['ev'],
     sharesStorageWith: '',
     rules: { strategy: eventStrategy, printer: eventPrinter },
+  }),
+  // The Gateway API's standard channel (sigs.k8s.io/gateway-api apis/v1), served as its
+  // CustomResourceDefinitions serve it (config/crd/standard: short names, the gateway-api
+  // category, the status subresource; a custom resource's generation moves on spec changes).
+  // Simplification: the CRDs are always installed, as if `kubectl apply -f standard-install.yaml`
+  // had run at birth; no CustomResourceDefinition objects are served.
+  row({
+    group: 'gateway.networking.k8s.io',
+    kind: 'GatewayClass',
+    schema: gatewayClassSchema,
+    resource: 'gatewayclasses',
+    namespaced: false,
+    shortNames: ['gc'],
+    categories: ['gateway-api'],
+    subresources: ['status'],
+    tracksGeneration: true,
+    rules: {
+      strategy: gatewayClassStrategy,
+      printer: gatewayClassPrinter,
+      describe: describeCustomResource,
+    },
+  }),
+  row({
+    group: 'gateway.networking.k8s.io',
+    kind: 'Gateway',
+    schema: gatewaySchema,
+    resource: 'gateways',
+    namespaced: true,
+    shortNames: ['gtw'],
+    categories: ['gateway-api'],
+    subresources: ['status'],
+    tracksGeneration: true,
+    rules: { strategy: gatewayStrategy, printer: gatewayPrinter, describe: describeCustomResource },
+  }),
+  row({
+    group: 'gateway.networking.k8s.io',
+    kind: 'HTTPRoute',
+    schema: httpRouteSchema,
+    resource: 'httproutes',
+    namespaced: true,
+    categories: ['gateway-api'],
+    subresources: ['status'],
+    tracksGeneration: true,
+    rules: {
+      strategy: httpRouteStrategy,
+      printer: httpRoutePrinter,
+      describe: describeCustomResource,
+    },
+  }),
+  // pkg/registry/networking/ingressclass and ingress (sim/registry/networking/).
+  row({
+    group: 'networking.k8s.io',
+    kind: 'IngressClass',
+    schema: ingressClassSchema,
+    resource: 'ingressclasses',
+    namespaced: false,
+    rules: {
+      strategy: ingressClassStrategy,
+      printer: ingressClassPrinter,
+      describe: describeIngressClassObject,
+    },
+  }),
+  row({
+    group: 'networking.k8s.io',
+    kind: 'Ingress',
+    schema: ingressSchema,
+    resource: 'ingresses',
+    namespaced: true,
+    shortNames: ['ing'],
+    subresources: ['status'],
+    tracksGeneration: true,
+    rules: { strategy: ingressStrategy, printer: ingressPrinter, describe: describeIngressObject },
   }),
   // pkg/registry/networking/ipaddress and servicecidr: the records of the Service IP allocator
   // (MultiCIDRServiceAllocator, GA in v1.33), written by kube-apiserver itself.

@@ -86,9 +86,34 @@ function staticPod(
   };
 }
 
-/** controlPlanePods are the four static Pods kubeadm writes to /etc/kubernetes/manifests. */
-export function controlPlanePods(node: string): Pod[] {
+/**
+ * CLOUD_CONTROLLER_MANAGER_IMAGE is the fake cloud's cloud-controller-manager. Simplification: a
+ * made-up image (each real provider publishes its own, such as
+ * registry.k8s.io/cloud-provider-gcp/cloud-controller-manager).
+ */
+export const CLOUD_CONTROLLER_MANAGER_IMAGE =
+  'registry.k8s.io/cloud-provider-fake/cloud-controller-manager:' + KUBERNETES_VERSION;
+
+/**
+ * controlPlanePods are the four static Pods kubeadm writes to /etc/kubernetes/manifests, and with
+ * a cloud (`cluster.cloud: fake`) a fifth, cloud-controller-manager, in kube-system as the
+ * provider's installation puts it. kube-controller-manager then runs with --cloud-provider=external
+ * and leaves the cloud's controllers to it.
+ * Simplification: cloud-controller-manager runs as a static Pod on the control-plane node, one of
+ * the ways https://kubernetes.io/docs/tasks/administer-cluster/running-cloud-controller/ allows
+ * (most providers ship a DaemonSet or Deployment on the control-plane nodes).
+ */
+export function controlPlanePods(node: string, cloud: 'none' | 'fake' = 'none'): Pod[] {
   const v = KUBERNETES_VERSION;
+  const cloudPods =
+    cloud === 'fake'
+      ? [
+          staticPod('cloud-controller-manager', node, CLOUD_CONTROLLER_MANAGER_IMAGE, '100m', [
+            'cloud-controller-manager',
+            '--cloud-provider=fake',
+          ]),
+        ]
+      : [];
   return [
     staticPod('etcd', node, 'registry.k8s.io/etcd:3.6.4-0', '100m', [
       'etcd',
@@ -103,11 +128,14 @@ export function controlPlanePods(node: string): Pod[] {
       node,
       `registry.k8s.io/kube-controller-manager:${v}`,
       '200m',
-      ['kube-controller-manager'],
+      cloud === 'fake'
+        ? ['kube-controller-manager', '--cloud-provider=external']
+        : ['kube-controller-manager'],
     ),
     staticPod('kube-scheduler', node, `registry.k8s.io/kube-scheduler:${v}`, '100m', [
       'kube-scheduler',
     ]),
+    ...cloudPods,
   ];
 }
 
@@ -120,8 +148,11 @@ export const MANIFESTS_DIR = '/etc/kubernetes/manifests';
  * (named after the component; the kubelet adds "-<node>"; no mirror annotations, no status).
  * Simplification: only the fields the simulator models; no probes, volumes or securityContext.
  */
-export function staticPodManifests(node: string): { file: string; pod: unknown }[] {
-  return controlPlanePods(node).map((p) => {
+export function staticPodManifests(
+  node: string,
+  cloud: 'none' | 'fake' = 'none',
+): { file: string; pod: unknown }[] {
+  return controlPlanePods(node, cloud).map((p) => {
     const component = p.metadata.labels!.component;
     return {
       file: `${component}.yaml`,

@@ -6,11 +6,11 @@
 // Pods start and CoreDNS is scheduled, with tracing off, so that a scenario starts at 0 with a
 // settled cluster whose objects are a minute old, as on a freshly built kubeadm cluster.
 //
-// Simplification: a birth depends only on the cluster's shape (nodes, settings, images), so it is
-// simulated once per shape, with a fixed seed on its own random stream, up to IMAGE_MS (-5 s), and
-// kept as an image: etcd's contents, from which each node's running containers are known (their
-// Pods' statuses). A run loads the image and starts every component against it at IMAGE_MS, as
-// after a restart of every process on machines whose containers kept running: controllers,
+// Simplification: a birth depends only on the cluster's shape (nodes, settings, cloud, images), so
+// it is simulated once per shape, with a fixed seed on its own random stream, up to IMAGE_MS
+// (-5 s), and kept as an image: etcd's contents, from which each node's running containers are known
+// (their Pods' statuses). A run loads the image and starts every component against it at IMAGE_MS,
+// as after a restart of every process on machines whose containers kept running: controllers,
 // kube-scheduler and kube-proxy list and watch, the kubelets adopt their running containers and
 // keep their machine's IDs. So the kube-system objects are the same for every seed, and timer
 // phases (Lease renewals, status reports, the node monitor) start at -5 s. The run's seed drives
@@ -31,6 +31,12 @@ import { Publisher as RootCACertPublisher } from '../controllers/rootcacertpubli
 import { ServiceAccountsController } from '../controllers/serviceaccount/serviceaccounts-controller.ts';
 import { TaintEvictionController } from '../controllers/tainteviction/taint-eviction-controller.ts';
 import { DisruptionController } from '../controllers/disruption/disruption-controller.ts';
+import {
+  CloudNodeController,
+  TaintExternalCloudProvider,
+} from '../controllers/cloudnode/node-controller.ts';
+import { ServiceController } from '../controllers/service/service-controller.ts';
+import { FakeCloud } from '../cloudprovider/fake.ts';
 import { Simulation } from '../engine/simulation.ts';
 import { drive, untilInSlices } from '../engine/steps.ts';
 import type { TraceLevel } from '../engine/trace.ts';
@@ -53,6 +59,8 @@ import { toYAML } from '../kubectl/yaml-json.ts';
 import type { ClusterConfig, Fault } from '../scenario/schema.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import * as boot from './bootstrap.ts';
+import { ingressNginxObjects, nginxGatewayObjects } from '../ingress/addons.ts';
+import { ProxyController } from '../ingress/controller.ts';
 import * as calico from './calico.ts';
 
 export interface CommandOutput {
@@ -189,6 +197,19 @@ interface NodePlan {
 }
 
 function planNodes(config: ClusterConfig): NodePlan[] {
+  const plan = planWithoutCloud(config);
+  // A kubelet with --cloud-provider=external adds the cloud taint after --register-with-taints
+  // (pkg/kubelet/kubelet_node_status.go initialNode).
+  if (config.cloud === 'fake')
+    for (const p of plan)
+      p.taints = [
+        ...p.taints,
+        { key: TaintExternalCloudProvider, value: 'true', effect: 'NoSchedule' },
+      ];
+  return plan;
+}
+
+function planWithoutCloud(config: ClusterConfig): NodePlan[] {
   const plan: NodePlan[] = [
     {
       name: 'control-plane',
@@ -226,12 +247,15 @@ function planNodes(config: ClusterConfig): NodePlan[] {
  * YAML was a tenth of a cluster's birth).
  */
 const manifestCache = new Map<string, { file: string; text: string }[]>();
-function manifestTexts(node: string): { file: string; text: string }[] {
-  let texts = manifestCache.get(node);
+function manifestTexts(node: string, cloud: 'none' | 'fake'): { file: string; text: string }[] {
+  const key = `${cloud} ${node}`;
+  let texts = manifestCache.get(key);
   if (!texts) {
-    texts = boot.staticPodManifests(node).map((m) => ({ file: m.file, text: toYAML(m.pod) }));
+    texts = boot
+      .staticPodManifests(node, cloud)
+      .map((m) => ({ file: m.file, text: toYAML(m.pod) }));
     if (manifestCache.size > 16) manifestCache.clear();
-    manifestCache.set(node, texts);
+    manifestCache.set(key, texts);
   }
   return texts;
 }
@@ -243,8 +267,16 @@ export class Cluster {
   readonly apiserver: KubeAPIServer;
   readonly scheduler: Scheduler;
   readonly controllers: { start(): void; stop(): void }[];
+  /**
+   * proxies are the optional ingress controller (cluster.ingress: nginx) and Gateway API
+   * implementation (cluster.gateway: true), each programming its proxy Pods.
+   */
+  readonly proxies: ProxyController[] = [];
   readonly nodes = new Map<string, NodeAgents>();
   readonly images: ImageCatalog;
+  /** cloud is the fake cloud provider behind cloud-controller-manager (`cluster.cloud: fake`). */
+  readonly cloud: FakeCloud | undefined;
+  private readonly cloudMode: 'none' | 'fake';
   private readonly kubectlClient: Client;
   /** apiserverFault and etcdFault are the apiserver-down and etcd-down faults in force. */
   private apiserverFault = false;
@@ -273,6 +305,7 @@ export class Cluster {
         ? { [calico.CALICO_CNI_IMAGE]: { runFor: 1000 }, ...opts.config.images }
         : opts.config.images,
     );
+    this.cloudMode = opts.config.cloud ?? 'none';
     const st = this.sim.settings;
     const kcm = { qps: st.kubeControllerManagerAPIQPS, burst: st.kubeControllerManagerAPIBurst };
     const client = (user: string) => new Client(this.apiserver, user, kcm);
@@ -284,7 +317,7 @@ export class Cluster {
     if (image) {
       this.etcd.load(image.etcd);
       this.apiserver.restoreAllocations();
-    } else this.bootstrapObjects();
+    } else this.bootstrapObjects(opts.config);
     // Simplification: kube-scheduler and kube-controller-manager run without leader election, and
     // kube-apiserver without its identity lease, so kube-system has none of their Leases (upstream
     // they are renewed every 2 s: client-go tools/leaderelection, pkg/controlplane/apiserver).
@@ -317,7 +350,32 @@ export class Cluster {
       new RootCACertPublisher(this.sim, client(RootCACertPublisher.NAME), informers),
       new DisruptionController(this.sim, client(DisruptionController.NAME), informers),
     ];
+    // cloud-controller-manager, a process of its own with its own informers, runs the service and
+    // cloud-node controllers against the fake cloud (cmd/cloud-controller-manager, the
+    // k8s.io/cloud-provider app). Its clients keep --kube-api-qps and --kube-api-burst's defaults,
+    // as kube-controller-manager's. Simplification: no route controller (the CNI plugin here
+    // routes Pod traffic itself) and no cloud-node-lifecycle-controller; like
+    // kube-controller-manager's, its controllers work whether or not its static Pod's container
+    // runs.
+    if (this.cloudMode === 'fake') {
+      this.cloud = new FakeCloud(this.sim);
+      const ccm = new SharedInformerFactory(client('cloud-controller-manager'));
+      this.controllers.push(
+        new ServiceController(this.sim, client(ServiceController.NAME), this.cloud, ccm),
+        new CloudNodeController(this.sim, client(CloudNodeController.NAME), this.cloud, ccm),
+      );
+    }
     for (const c of this.controllers) c.start();
+    // The add-ons' controllers run in their own Pods upstream, each with its own client
+    // (client-go's default QPS 5, burst 10).
+    const addonClient = (user: string) => new Client(this.apiserver, user, { qps: 5, burst: 10 });
+    if (opts.config.ingress === 'nginx')
+      this.proxies.push(
+        new ProxyController(this.sim, addonClient('ingress-nginx-controller'), 'ingress-nginx'),
+      );
+    if (opts.config.gateway)
+      this.proxies.push(new ProxyController(this.sim, addonClient('nginx-gateway'), 'gateway'));
+    for (const p of this.proxies) p.start();
     this.scheduler.start();
 
     plan.forEach((p, i) => this.addNode(p, i, plan.length, image));
@@ -346,7 +404,7 @@ export class Cluster {
       'kube-system',
       'kube-proxy',
     );
-    for (const p of boot.controlPlanePods('control-plane'))
+    for (const p of boot.controlPlanePods('control-plane', this.cloudMode))
       this.apiserver.create('bootstrap', 'pods', p);
     for (const p of plan) this.apiserver.create('bootstrap', 'pods', boot.kubeProxyPod(ds, p.name));
     const daemonSets = [ds.metadata.name];
@@ -413,7 +471,7 @@ export class Cluster {
     this.apiserver.breakWatches();
   }
 
-  private bootstrapObjects(): void {
+  private bootstrapObjects(config: ClusterConfig): void {
     const api = this.apiserver;
     for (const ns of boot.namespaces()) api.create('bootstrap', 'namespaces', ns);
     for (const sa of boot.addonServiceAccounts()) api.create('bootstrap', 'serviceaccounts', sa);
@@ -431,6 +489,21 @@ export class Cluster {
       api.create('bootstrap', 'deployments', calico.calicoKubeControllers());
       api.create('bootstrap', 'poddisruptionbudgets', calico.calicoKubeControllersBudget());
     }
+    // The add-ons a scenario asks for, installed as their manifests would be.
+    const addons = [
+      ...(config.ingress === 'nginx' ? [ingressNginxObjects()] : []),
+      ...(config.gateway ? [nginxGatewayObjects()] : []),
+    ];
+    for (const a of addons) {
+      for (const ns of a.namespaces) api.create('bootstrap', 'namespaces', ns);
+      for (const sa of a.serviceAccounts) api.create('bootstrap', 'serviceaccounts', sa);
+      for (const ic of 'ingressClasses' in a ? a.ingressClasses : [])
+        api.create('bootstrap', 'ingressclasses', ic);
+      for (const gc of 'gatewayClasses' in a ? a.gatewayClasses : [])
+        api.create('bootstrap', 'gatewayclasses', gc);
+      for (const svc of a.services) api.create('bootstrap', 'services', svc);
+      for (const d of a.deployments) api.create('bootstrap', 'deployments', d);
+    }
   }
 
   private addNode(p: NodePlan, index: number, total: number, image: BornImage | undefined): void {
@@ -447,7 +520,7 @@ export class Cluster {
         `registry.k8s.io/kube-proxy:${boot.KUBERNETES_VERSION}`,
         ...(index === 0
           ? boot
-              .controlPlanePods(p.name)
+              .controlPlanePods(p.name, this.cloudMode)
               .map((x) => x.spec.containers[0].image)
               .concat('registry.k8s.io/coredns/coredns:v1.12.1')
           : []),
@@ -458,7 +531,7 @@ export class Cluster {
     for (const dir of ['/root', '/tmp', boot.MANIFESTS_DIR])
       fs.mkdir(dir, dir === '/tmp' ? 0o1777 : dir === '/root' ? 0o700 : 0o755, BIRTH_MS);
     if (index === 0)
-      for (const m of manifestTexts(p.name))
+      for (const m of manifestTexts(p.name, this.cloudMode))
         fs.writeFile(`${boot.MANIFESTS_DIR}/${m.file}`, m.text, 0o600, BIRTH_MS);
     const kubeletLimits = {
       qps: this.sim.settings.kubeletAPIQPS,
@@ -476,6 +549,7 @@ export class Cluster {
         taints: p.taints,
         podCIDR: cidr,
         internalIP: ip,
+        externalCloudProvider: this.cloudMode === 'fake',
         runtime,
         // Simplification: only the control plane's kubelet reads a static Pod directory; the
         // workers' is empty and stays so (node commands cannot copy files between machines).
@@ -552,6 +626,11 @@ export class Cluster {
       peekAll: <T>(
         resource: 'pods' | 'services' | 'endpointslices' | 'namespaces' | 'networkpolicies',
       ) => this.apiserver.peekAll(resource) as T[],
+      // A proxy Pod answers as its controller last programmed it, forwarding from that Pod.
+      podListeners: (pod) => {
+        const p = this.proxies.find((x) => x.owns(pod));
+        return p?.listeners(tcpClient(this.dataplane, pod));
+      },
     };
   }
 

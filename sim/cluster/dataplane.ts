@@ -64,6 +64,12 @@ export interface DataplaneCluster {
   peekAll<T>(
     resource: 'pods' | 'services' | 'endpointslices' | 'namespaces' | 'networkpolicies',
   ): T[];
+  /**
+   * podListeners are the ports a Pod answers on when a component rather than its image says
+   * so (an ingress controller's or gateway's proxy: sim/ingress/controller.ts); undefined for
+   * the image's own (runtime/servers.ts).
+   */
+  podListeners?(pod: Pod): Listener[] | undefined;
 }
 
 /**
@@ -325,6 +331,7 @@ export type TcpClient = (
  */
 export function tcpClient(c: DataplaneCluster, pod: Pod): TcpClient {
   const listenersOf = (target: Pod): Listener[] =>
+    c.podListeners?.(target) ??
     target.spec.containers.flatMap((k) =>
       listeners(k, target.spec.hostname ?? target.metadata.name),
     );

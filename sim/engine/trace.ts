@@ -58,12 +58,17 @@ export interface WatchEntry extends TraceBase {
   revision: number;
 }
 
-/** A CRI or CNI call (kubelet to container runtime, runtime to CNI plugin). */
+/**
+ * A CRI or CNI call (kubelet to container runtime, runtime to CNI plugin), or a call to the cloud
+ * provider's API (cloud-controller-manager's controllers to `cloud`), recorded when it returns.
+ */
 export interface CallEntry extends TraceBase {
   kind: 'call';
   method: string;
   /** pod is namespace/name of the Pod concerned. */
   pod?: string;
+  /** object is what a cloud call concerns: a Service's namespace/name or a node's name. */
+  object?: string;
   container?: string;
   image?: string;
   result?: string;
@@ -84,7 +89,11 @@ export interface FilterEntry extends TraceBase {
   kind: 'filter';
   pod: string;
   node: string;
-  plugins: { plugin: string; status: 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable'; reason?: string }[];
+  plugins: {
+    plugin: string;
+    status: 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable';
+    reason?: string;
+  }[];
   feasible: boolean;
 }
 
@@ -183,7 +192,11 @@ export type TraceEntry =
   | CommandEntry;
 
 /** TraceEntryInput is an entry before the engine stamps t and seq. */
-export type TraceEntryInput = TraceEntry extends infer E ? (E extends TraceEntry ? Omit<E, 't' | 'seq'> : never) : never;
+export type TraceEntryInput = TraceEntry extends infer E
+  ? E extends TraceEntry
+    ? Omit<E, 't' | 'seq'>
+    : never
+  : never;
 
 /** TraceLevel selects how much is recorded: large runs keep only commands and faults. */
 export type TraceLevel = 'full' | 'requests' | 'none';

@@ -53,6 +53,11 @@ export interface KubeletOptions {
   taints?: Taint[];
   podCIDR: string;
   internalIP: string;
+  /**
+   * externalCloudProvider is --cloud-provider=external: the cloud-controller-manager sets the
+   * Node's addresses, and the kubelet's are only the first ones (see NodeInfoOptions).
+   */
+  externalCloudProvider?: boolean;
   /** images present on the node's disk at boot. */
   images?: string[];
   kubeletVersion?: string;
@@ -179,6 +184,7 @@ export class Kubelet implements PodWorkersHost, ImageManagerHost {
         taints: opts.taints,
         podCIDR: opts.podCIDR,
         internalIP: opts.internalIP,
+        externalCloudProvider: opts.externalCloudProvider,
         kubeletVersion: opts.kubeletVersion ?? 'v1.34.1',
         osImage: opts.osImage ?? 'Debian GNU/Linux 12 (bookworm)',
         kernelVersion: opts.kernelVersion ?? '6.1.0-40-amd64',

@@ -62,6 +62,13 @@ export interface NodeInfoOptions {
   taints?: Taint[];
   podCIDR: string;
   internalIP: string;
+  /**
+   * externalCloudProvider mirrors the NodeAddress setter with --cloud-provider=external
+   * (pkg/kubelet/nodestatus/setters.go): addresses already on the Node are the cloud's and are
+   * kept; a Node without any gets the --node-ip ones, which the cloud-controller-manager replaces.
+   * Simplification: the alpha.kubernetes.io/provided-node-ip annotation is not set.
+   */
+  externalCloudProvider?: boolean;
   kubeletVersion: string;
   osImage: string;
   kernelVersion: string;
@@ -396,10 +403,13 @@ export class NodeStatusManager {
       capacity,
       allocatable,
       conditions,
-      addresses: [
-        { type: 'InternalIP', address: o.internalIP },
-        { type: 'Hostname', address: o.nodeName },
-      ],
+      addresses:
+        o.externalCloudProvider && prev?.addresses?.length
+          ? prev.addresses
+          : [
+              { type: 'InternalIP', address: o.internalIP },
+              { type: 'Hostname', address: o.nodeName },
+            ],
       nodeInfo: this.nodeInfo(),
       images: this.images(),
     };

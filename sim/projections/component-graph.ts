@@ -10,6 +10,7 @@
 import type { TraceEntry } from '../engine/trace.ts';
 import { componentInfo, type ComponentGroup } from './components.ts';
 import {
+  callAPI,
   accLines,
   compareComponents,
   mermaidLabel,
@@ -111,7 +112,7 @@ export function componentGraph(
         add(e.from, e.to, 'watches');
         break;
       case 'call':
-        add(e.from, e.to, 'calls', e.to.startsWith('cni-plugin') ? 'CNI' : 'CRI');
+        add(e.from, e.to, 'calls', callAPI(e.to));
         break;
       case 'program':
         if (opts.kernel) add(e.from, e.to, 'calls', e.what);

@@ -3,7 +3,7 @@
 
 import type { TraceEntry } from '../engine/trace.ts';
 import { componentInfo, type Lang } from './components.ts';
-import { compareComponents, compareResources, splitComponent } from './util.ts';
+import { callAPI, compareComponents, compareResources, splitComponent } from './util.ts';
 
 export interface ComponentTableOptions {
   lang?: Lang;
@@ -96,7 +96,7 @@ export function componentTable(
         row(e.to);
         break;
       case 'call': {
-        const api = e.to.startsWith('cni-plugin') ? 'CNI' : 'CRI';
+        const api = callAPI(e.to);
         row(e.from).calls.add(`${e.method} (${api})`);
         row(e.to);
         break;

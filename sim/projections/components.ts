@@ -123,6 +123,50 @@ export const COMPONENTS: Record<string, ComponentInfo> = {
       ja: 'オーナー（ownerReferences）がもう存在しないオブジェクトを削除する',
     },
   },
+  'cloud-controller-manager': {
+    group: 'control-plane',
+    where: {
+      en: 'control plane (static Pod, only with cluster.cloud: fake)',
+      ja: 'コントロールプレーン（static Pod。cluster.cloud: fake のときだけ）',
+    },
+    decides: {
+      en: 'nothing itself: it runs the controllers that talk to the cloud provider, the service and cloud-node controllers',
+      ja: '自分では何も判断しない。クラウドプロバイダーと話すコントローラー（service と cloud-node）を動かす',
+    },
+  },
+  'service-controller': {
+    group: 'control-plane',
+    where: {
+      en: 'control plane (cloud-controller-manager)',
+      ja: 'コントロールプレーン（cloud-controller-manager の中）',
+    },
+    decides: {
+      en: "for each LoadBalancer Service, asks the cloud for a load balancer pointing at the nodes and writes its address into the Service's status",
+      ja: 'LoadBalancer の Service ごとに、ノードへ転送するロードバランサーをクラウドに作らせ、そのアドレスを Service の status に書き込む',
+    },
+  },
+  'cloud-node-controller': {
+    group: 'control-plane',
+    where: {
+      en: 'control plane (cloud-controller-manager)',
+      ja: 'コントロールプレーン（cloud-controller-manager の中）',
+    },
+    decides: {
+      en: "initializes each new node from the cloud's record of its machine: provider ID, zone and instance-type labels, addresses; then removes the uninitialized taint",
+      ja: '新しいノードを、クラウドが持つマシンの情報（プロバイダー ID、ゾーンやインスタンスタイプのラベル、アドレス）で初期化し、uninitialized の taint を外す',
+    },
+  },
+  cloud: {
+    group: 'client',
+    where: {
+      en: "outside the cluster (the cloud provider's API; with cluster.cloud: fake, a made-up one)",
+      ja: 'クラスターの外（クラウドプロバイダーの API。cluster.cloud: fake では架空のもの）',
+    },
+    decides: {
+      en: 'provisions load balancers and answers what it knows of each machine; it never reads the Kubernetes API',
+      ja: 'ロードバランサーを用意し、各マシンについて知っていることを答える。Kubernetes API は読まない',
+    },
+  },
   kubelet: {
     group: 'node',
     where: {

@@ -168,6 +168,14 @@ export function entryObject(e: TraceEntry, idx: TraceIndex): ObjectRef | undefin
         ? undefined
         : { resource: e.resource, namespace: e.namespace, name: e.name };
     case 'call':
+      // A cloud call names a Service (namespace/name) or a node (name).
+      if (e.object !== undefined) {
+        const i = e.object.indexOf('/');
+        return i < 0
+          ? { resource: 'nodes', name: e.object }
+          : { resource: 'services', namespace: e.object.slice(0, i), name: e.object.slice(i + 1) };
+      }
+      return podRef(e.pod);
     case 'filter':
     case 'score':
     case 'select':

@@ -4,6 +4,15 @@
 export { sequenceDiagram, waitLabel } from './sequence.ts';
 export { packetPathDiagram } from './packet-path.ts';
 export { ruleChains } from './rule-chain.ts';
+export { topology } from './topology.ts';
+export type {
+  Topology,
+  TopologyLink,
+  TopologyNode,
+  TopologyOptions,
+  TopologyPod,
+  TopologyService,
+} from './topology.ts';
 export type { RuleChain, RuleChainEndpoint } from './rule-chain.ts';
 export type { PacketPathOptions } from './packet-path.ts';
 export type { SequenceOptions, SequenceDiagram, SequenceStep, Participant } from './sequence.ts';

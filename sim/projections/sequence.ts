@@ -384,7 +384,9 @@ function draft(
       if (e.container !== undefined) text += ` ${e.container}`;
       else if (e.image !== undefined && e.method === 'PullImage') text += ` ${e.image}`;
       if (e.method === 'ADD' && e.result) text += ` → ${e.result}`;
+      if (e.to === 'cloud' && e.result) text += ` → ${e.result}`;
       if (showName && e.pod !== undefined) text += ` (${e.pod.split('/').pop()})`;
+      else if (showName && e.object !== undefined) text += ` (${e.object.split('/').pop()})`;
       return { key: e.seq, step: { ...base, from: e.from, to: e.to, kind: 'call', text } };
     }
     case 'program':
@@ -531,7 +533,8 @@ function defaultDescription(steps: SequenceStep[], order: string[]): string {
     plural(count('request'), 'API request'),
     plural(count('store'), 'etcd write'),
     plural(count('watch'), 'watch event'),
-    plural(count('call'), 'node-local call'),
+    plural(arrows.filter((s) => s.kind === 'call' && s.to !== 'cloud').length, 'node-local call'),
+    plural(arrows.filter((s) => s.kind === 'call' && s.to === 'cloud').length, 'cloud API call'),
   ].filter((p) => !p.startsWith('0 '));
   const t0 = formatSeconds(steps[0].t);
   const t1 = formatSeconds(steps[steps.length - 1].t);

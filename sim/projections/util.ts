@@ -28,6 +28,12 @@ export const CONTROLLERS = [
   'garbage-collector',
 ];
 
+/** callAPI names the API of a `call` entry by its callee: CNI, CRI, or the cloud provider's. */
+export function callAPI(to: string): string {
+  if (to === 'cloud') return 'cloud API';
+  return to.startsWith('cni-plugin') ? 'CNI' : 'CRI';
+}
+
 /** NODE_AGENTS are the per-node processes, named `<agent>@<node>` in the trace. */
 export const NODE_AGENTS = ['kubelet', 'container-runtime', 'cni-plugin', 'kube-proxy', 'iptables'];
 

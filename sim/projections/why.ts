@@ -65,7 +65,7 @@ export function describeEntry(e: TraceEntry): string {
     case 'store':
       return `${e.op} ${e.key}`;
     case 'call':
-      return `${e.method}${e.pod ? ` ${e.pod}` : ''}`;
+      return `${e.method}${e.pod ? ` ${e.pod}` : e.object ? ` ${e.object}` : ''}`;
     case 'timer':
       return `timer ${e.what}${e.object ? ` ${e.object}` : ''}`;
     case 'fault':

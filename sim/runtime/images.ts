@@ -88,6 +88,8 @@ const SIZES: Record<string, number> = {
   'registry.k8s.io/coredns/coredns:v1.12.0': 20_939_036,
   'registry.k8s.io/coredns/coredns:v1.12.1': 22_384_805,
   'registry.k8s.io/coredns/coredns:*': 22_000_000,
+  'registry.k8s.io/ingress-nginx/controller:*': 105_000_000,
+  'ghcr.io/nginx/nginx-gateway-fabric/nginx:*': 24_000_000,
   'docker.io/flannel/flannel:*': 32_000_000,
   // Calico's images: approximate, not read from the registry.
   'docker.io/calico/node:*': 160_000_000,

@@ -308,7 +308,7 @@ describe('parseScenario', () => {
     expect(
       err('name: a\nseed: 1\nuntil: 1m\ncluster:\n  settings: {}\n  image: {}\n').issues[0],
     ).toContain(
-      'found unknown field image, expected only the fields the scenario format defines here (nodes, settings, images); did you mean images?',
+      'found unknown field image, expected only the fields the scenario format defines here (nodes, settings, cloud, images, ingress, gateway); did you mean images?',
     );
     expect(err('name: a\nname: b\nseed: 1\nuntil: 1m\n').details[0]).toMatchObject({
       line: 2,

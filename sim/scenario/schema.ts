@@ -228,11 +228,38 @@ export const ClusterSchema = z
         ja: 'ワーカーノード（コントロールプレーンノードは常に追加される）。デフォルト: CPU 4、メモリー 8Gi、Pod 110 の node-1 から node-3。',
       }),
     settings: SettingsSchema.default({}),
+    cloud: z
+      .enum(['none', 'fake'])
+      .default('none')
+      .describe(
+        'The cloud provider: none (a kubeadm cluster on bare metal: a LoadBalancer Service stays <pending>) or fake (a cloud-controller-manager whose fake cloud gives LoadBalancer Services an address from 203.0.113.0/24 after a few seconds and initializes the nodes).',
+      )
+      .meta({
+        ja: 'クラウドプロバイダー: none（ベアメタル上の kubeadm クラスター。LoadBalancer の Service は <pending> のまま）または fake（cloud-controller-manager が動き、その擬似クラウドが数秒後に LoadBalancer の Service へ 203.0.113.0/24 のアドレスを与え、ノードを初期化する）。',
+      }),
     images: z
       .record(z.string(), ImageBehaviourSchema)
       .default({})
       .describe('How particular images behave: size, pull failures, crashes.')
       .meta({ ja: '特定のイメージのふるまい: サイズ、pull の失敗、クラッシュ。' }),
+    ingress: z
+      .enum(['nginx'], { error: 'expected nginx (or leave ingress out for no ingress controller)' })
+      .optional()
+      .describe(
+        'An ingress controller installed at birth: nginx is ingress-nginx (retired in March 2026) with its IngressClass nginx. Default: none.',
+      )
+      .meta({
+        ja: '誕生時に入れる Ingress コントローラー: nginx は ingress-nginx（2026 年 3 月に引退）と IngressClass nginx。デフォルト: なし。',
+      }),
+    gateway: z
+      .boolean({ error: 'expected true or false' })
+      .optional()
+      .describe(
+        'Install a Gateway API implementation (modelled on NGINX Gateway Fabric) with its GatewayClass nginx. Default: false.',
+      )
+      .meta({
+        ja: 'Gateway API の実装（NGINX Gateway Fabric がモデル）と GatewayClass nginx を入れる。デフォルト: false。',
+      }),
   })
   .strict();
 

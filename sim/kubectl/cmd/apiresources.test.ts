@@ -33,7 +33,15 @@ describe('kubectl api-resources', () => {
         .split('\n')
         .filter(Boolean)
         .map((l) => l.split(/\s+/)[0]),
-    ).toEqual(['componentstatuses', 'namespaces', 'nodes', 'ipaddresses', 'servicecidrs']);
+    ).toEqual([
+      'componentstatuses',
+      'namespaces',
+      'nodes',
+      'gatewayclasses',
+      'ingressclasses',
+      'ipaddresses',
+      'servicecidrs',
+    ]);
     expect(out('api-resources --api-group=apps -o name')).toBe(
       'daemonsets.apps\ndeployments.apps\nreplicasets.apps\n',
     );

@@ -224,6 +224,7 @@ export function describeNode(
     w.write(0, `  Kube-Proxy Version:\t${info?.kubeProxyVersion ?? ''}\n`);
     if (node.spec?.podCIDR) w.write(0, `PodCIDR:\t${node.spec.podCIDR}\n`);
     if (node.spec?.podCIDRs?.length) w.write(0, `PodCIDRs:\t${node.spec.podCIDRs.join(',')}\n`);
+    if (node.spec?.providerID) w.write(0, `ProviderID:\t${node.spec.providerID}\n`);
     describeNodeResource(w, pods, node, now);
     describeEvents(w, events, now);
   });

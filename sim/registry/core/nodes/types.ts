@@ -26,6 +26,7 @@ export interface Node extends KubeObject {
 export interface NodeSpec {
   podCIDR?: string;
   podCIDRs?: string[];
+  providerID?: string;
   unschedulable?: boolean;
   taints?: Taint[];
 }

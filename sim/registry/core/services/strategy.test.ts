@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldErrorString } from '../../../apiserver/errors.ts';
+import { StrategicMergePatchType } from '../../../apiserver/patch.ts';
+import { frozenAPIServer } from '../../../testing.ts';
 import type { Service } from '../../../api/types.ts';
 import { defaultService, validateService } from './strategy.ts';
 
@@ -267,6 +269,50 @@ describe('ValidateService', () => {
     ]);
     expect(messages({ externalIPs: ['not-an-ip'], ports: [{ port: 80 }] }, IP)).toEqual([
       'spec.externalIPs[0]: Invalid value: "not-an-ip": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+    ]);
+  });
+});
+
+describe('services/status', () => {
+  function lbService() {
+    const { api } = frozenAPIServer();
+    api.createDefaultServiceCIDR();
+    api.create<Service>('test', 'services', svc({ type: 'LoadBalancer', ports: [{ port: 80 }] }));
+    return api;
+  }
+
+  it('takes the finalizers from a status patch (serviceStatusStrategy resets only spec)', () => {
+    const api = lbService();
+    const f = 'service.kubernetes.io/load-balancer-cleanup';
+    const patched = api.patch<Service>(
+      'test',
+      'services',
+      'default',
+      'web',
+      { metadata: { finalizers: [f] }, spec: { type: 'ClusterIP' } },
+      'status',
+      StrategicMergePatchType,
+    );
+    expect(patched.metadata.finalizers).toEqual([f]);
+    expect(patched.spec.type).toBe('LoadBalancer');
+  });
+
+  it('defaults an ingress IP without ipMode to VIP', () => {
+    const api = lbService();
+    const patched = api.patch<Service>(
+      'test',
+      'services',
+      'default',
+      'web',
+      {
+        status: { loadBalancer: { ingress: [{ ip: '203.0.113.10' }, { hostname: 'lb.example' }] } },
+      },
+      'status',
+      StrategicMergePatchType,
+    );
+    expect(patched.status.loadBalancer?.ingress).toEqual([
+      { ip: '203.0.113.10', ipMode: 'VIP' },
+      { hostname: 'lb.example' },
     ]);
   });
 });

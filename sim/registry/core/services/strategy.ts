@@ -7,6 +7,7 @@
 // syntax, trafficDistribution values, the special-IP checks of externalIPs and the deprecated
 // topology annotations.
 
+import { deepClone } from '../../../api/clone.ts';
 import type { AnyObject, Service } from '../../../api/types.ts';
 import type { FieldError } from '../../../apiserver/errors.ts';
 import { DNS1123_LABEL, LABEL_MSG } from '../../../apiserver/validation.ts';
@@ -30,6 +31,7 @@ export const serviceStrategy: Strategy = {
   defaults: (obj) => defaultService(obj as Service),
   prepareForCreate: prepareServiceForCreate,
   prepareForUpdate: prepareServiceForUpdate,
+  prepareForStatusUpdate: prepareServiceForStatusUpdate,
   validate: (obj) => validateService(obj as Service),
   defaultsInPlace: true,
   // ValidateServiceName is NameIsDNS1035Label.
@@ -37,6 +39,42 @@ export const serviceStrategy: Strategy = {
   fieldLabels: { labels: SERVICE_FIELD_LABELS },
   selectableField: serviceSelectableField,
 };
+
+/**
+ * prepareServiceForStatusUpdate mirrors serviceStatusStrategy.PrepareForUpdate, which resets only
+ * spec: metadata written through services/status sticks (labels, annotations, finalizers,
+ * ownerReferences). That is how the cloud service controller adds and removes its
+ * service.kubernetes.io/load-balancer-cleanup finalizer (k8s.io/cloud-provider
+ * service/helpers PatchService patches services/status). The ingress IP mode is defaulted as the
+ * decoder defaults every Service (defaultLoadBalancerIPMode).
+ * Simplification: ValidateServiceStatusUpdate (ingress IP syntax) is not run.
+ */
+function prepareServiceForStatusUpdate(next: AnyObject, client: AnyObject): void {
+  const m = next.metadata as unknown as Record<string, unknown>;
+  const from = client.metadata as unknown as Record<string, unknown> | undefined;
+  for (const k of ['labels', 'annotations', 'finalizers', 'ownerReferences']) {
+    if (from?.[k] !== undefined) m[k] = deepClone(from[k]);
+    else delete m[k];
+  }
+  defaultLoadBalancerIPMode(next as Service);
+}
+
+/**
+ * defaultLoadBalancerIPMode mirrors the end of SetDefaults_Service (LoadBalancerIPMode, GA in
+ * v1.32): a LoadBalancer Service's ingress entry with an IP and no ipMode gets ipMode VIP. The
+ * ingress list is replaced, never written in place (it may be the stored object's).
+ */
+function defaultLoadBalancerIPMode(s: Service): void {
+  const ingress = s.status?.loadBalancer?.ingress;
+  if (s.spec?.type !== 'LoadBalancer' || !ingress?.some((i) => i.ip && !i.ipMode)) return;
+  s.status = {
+    ...s.status,
+    loadBalancer: {
+      ...s.status.loadBalancer,
+      ingress: ingress.map((i) => (i.ip && !i.ipMode ? { ...i, ipMode: 'VIP' as const } : i)),
+    },
+  };
+}
 
 // serviceSelectableField mirrors ServiceSelectableFields (pkg/registry/core/service/strategy.go).
 function serviceSelectableField(o: AnyObject, field: string): string {
