@@ -267,7 +267,7 @@ export function isQualifiedName(value: string): string[] {
 }
 
 /** isValidLabelValue mirrors validation.IsValidLabelValue. */
-function isValidLabelValue(value: string): string[] {
+export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (!new RegExp(`^${labelValueFmt}$`).test(value))

@@ -49,6 +49,16 @@ export type {
 export type { DaemonSet } from '../registry/apps/daemonsets/types.ts';
 export type { Lease, LeaseSpec } from '../registry/coordination/leases/types.ts';
 export type { IPAddress, ParentReference } from '../registry/networking/ipaddresses/types.ts';
+export type {
+  IPBlock,
+  NetworkPolicy,
+  NetworkPolicyEgressRule,
+  NetworkPolicyIngressRule,
+  NetworkPolicyPeer,
+  NetworkPolicyPort,
+  NetworkPolicySpec,
+  PolicyType,
+} from '../registry/networking/networkpolicies/types.ts';
 export type { ServiceCIDR } from '../registry/networking/servicecidrs/types.ts';
 export type {
   HTTPIngressPath,

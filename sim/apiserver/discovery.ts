@@ -120,6 +120,12 @@ import { describeIPAddressObject } from '../registry/networking/ipaddresses/desc
 import { ipAddressPrinter } from '../registry/networking/ipaddresses/printer.ts';
 import { describeServiceCIDRObject } from '../registry/networking/servicecidrs/describe.ts';
 import { ipAddressSchema } from '../registry/networking/ipaddresses/types.ts';
+import {
+  describeNetworkPolicyObject,
+  networkPolicyPrinter,
+} from '../registry/networking/networkpolicies/printers.ts';
+import { networkPolicyStrategy } from '../registry/networking/networkpolicies/strategy.ts';
+import { networkPolicySchema } from '../registry/networking/networkpolicies/types.ts';
 import { serviceCIDRPrinter } from '../registry/networking/servicecidrs/printer.ts';
 import { serviceCIDRSchema } from '../registry/networking/servicecidrs/types.ts';
 import { endpointSliceSchema } from '../registry/discovery/endpointslices/types.ts';
@@ -439,6 +445,22 @@ export const API_RESOURCES = [
     namespaced: false,
     shortNames: ['ip'],
     rules: { printer: ipAddressPrinter, describe: describeIPAddressObject },
+  }),
+  // pkg/registry/networking/networkpolicy (sim/registry/networking/networkpolicies/): stored
+  // only; the CNI plugin enforces it, if it enforces policy at all (sim/runtime/networkpolicy.ts).
+  row({
+    group: 'networking.k8s.io',
+    kind: 'NetworkPolicy',
+    schema: networkPolicySchema,
+    resource: 'networkpolicies',
+    namespaced: true,
+    shortNames: ['netpol'],
+    tracksGeneration: true,
+    rules: {
+      strategy: networkPolicyStrategy,
+      printer: networkPolicyPrinter,
+      describe: describeNetworkPolicyObject,
+    },
   }),
   row({
     group: 'networking.k8s.io',

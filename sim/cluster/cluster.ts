@@ -61,6 +61,7 @@ import { Scheduler } from '../scheduler/scheduler.ts';
 import * as boot from './bootstrap.ts';
 import { ingressNginxObjects, nginxGatewayObjects } from '../ingress/addons.ts';
 import { ProxyController } from '../ingress/controller.ts';
+import * as calico from './calico.ts';
 
 export interface CommandOutput {
   stdout: string;
@@ -298,7 +299,12 @@ export class Cluster {
     this.apiserver.freeze = opts.freeze ?? false;
     this.apiserver.recordChanges = false;
     this.apiserver.address = `${boot.nodeIP(0)}:6443`;
-    this.images = new ImageCatalog(opts.config.images);
+    // Calico's install-cni init container copies its files and finishes (a second, modelled).
+    this.images = new ImageCatalog(
+      opts.config.settings.cni === 'calico'
+        ? { [calico.CALICO_CNI_IMAGE]: { runFor: 1000 }, ...opts.config.images }
+        : opts.config.images,
+    );
     this.cloudMode = opts.config.cloud ?? 'none';
     const st = this.sim.settings;
     const kcm = { qps: st.kubeControllerManagerAPIQPS, burst: st.kubeControllerManagerAPIBurst };
@@ -401,33 +407,42 @@ export class Cluster {
     for (const p of boot.controlPlanePods('control-plane', this.cloudMode))
       this.apiserver.create('bootstrap', 'pods', p);
     for (const p of plan) this.apiserver.create('bootstrap', 'pods', boot.kubeProxyPod(ds, p.name));
+    const daemonSets = [ds.metadata.name];
+    if (this.sim.settings.cni === 'calico') {
+      const cds = this.apiserver.get<DaemonSet>(
+        'bootstrap',
+        'daemonsets',
+        'kube-system',
+        'calico-node',
+      );
+      for (const p of plan)
+        this.apiserver.create('bootstrap', 'pods', calico.calicoNodePod(cds, p.name));
+      daemonSets.push(cds.metadata.name);
+    }
 
-    // Simplification: there is no DaemonSet controller, so kube-proxy's DaemonSet status is
+    // Simplification: there is no DaemonSet controller, so kube-proxy's (and calico-node's) status is
     // written once at birth (one Pod per node, all ready by time 0), and not kept up
     // to date when nodes fail. Upstream: pkg/controller/daemon/daemon_controller.go updateDaemonSetStatus.
-    const settled = this.apiserver.get<DaemonSet>(
-      'bootstrap',
-      'daemonsets',
-      'kube-system',
-      'kube-proxy',
-    );
     const n = plan.length;
-    this.apiserver.update<DaemonSet>(
-      'bootstrap',
-      'daemonsets',
-      {
-        ...settled,
-        status: {
-          currentNumberScheduled: n,
-          desiredNumberScheduled: n,
-          numberReady: n,
-          numberMisscheduled: 0,
-          numberAvailable: n,
-          updatedNumberScheduled: n,
+    for (const name of daemonSets) {
+      const settled = this.apiserver.get<DaemonSet>('bootstrap', 'daemonsets', 'kube-system', name);
+      this.apiserver.update<DaemonSet>(
+        'bootstrap',
+        'daemonsets',
+        {
+          ...settled,
+          status: {
+            currentNumberScheduled: n,
+            desiredNumberScheduled: n,
+            numberReady: n,
+            numberMisscheduled: 0,
+            numberAvailable: n,
+            updatedNumberScheduled: n,
+          },
         },
-      },
-      'status',
-    );
+        'status',
+      );
+    }
   }
 
   /**
@@ -466,6 +481,14 @@ export class Cluster {
     api.create('bootstrap', 'services', boot.kubeDNSService());
     api.create('bootstrap', 'daemonsets', boot.kubeProxyDaemonSet());
     api.create('bootstrap', 'deployments', boot.coreDNS());
+    if (this.sim.settings.cni === 'calico') {
+      for (const sa of calico.calicoServiceAccounts())
+        api.create('bootstrap', 'serviceaccounts', sa);
+      api.create('bootstrap', 'configmaps', calico.calicoConfig());
+      api.create('bootstrap', 'daemonsets', calico.calicoNodeDaemonSet());
+      api.create('bootstrap', 'deployments', calico.calicoKubeControllers());
+      api.create('bootstrap', 'poddisruptionbudgets', calico.calicoKubeControllersBudget());
+    }
     // The add-ons a scenario asks for, installed as their manifests would be.
     const addons = [
       ...(config.ingress === 'nginx' ? [ingressNginxObjects()] : []),
@@ -600,8 +623,9 @@ export class Cluster {
           routes: (ip, port, protocol) => n.proxy.routes(ip, port, protocol),
         };
       },
-      peekAll: <T>(resource: 'pods' | 'services' | 'endpointslices' | 'namespaces') =>
-        this.apiserver.peekAll(resource) as T[],
+      peekAll: <T>(
+        resource: 'pods' | 'services' | 'endpointslices' | 'namespaces' | 'networkpolicies',
+      ) => this.apiserver.peekAll(resource) as T[],
       // A proxy Pod answers as its controller last programmed it, forwarding from that Pod.
       podListeners: (pod) => {
         const p = this.proxies.find((x) => x.owns(pod));

@@ -8,8 +8,12 @@
 // Simplification: a question to a Service with no endpoints, or to a node that is down or cut
 // off, gets no reply (the resolver waits for its timeout); the ICMP error that REJECT sends is
 // not modelled.
+// A CNI plugin that enforces NetworkPolicy (cni: calico) drops a new flow the policies in force
+// do not allow, between the Pod addresses after the rules' translation (policyDrop).
+// Simplification: the drop is decided for both ends at once, as if Felix's rules on both nodes
+// were one; the flow is dropped whether the source's egress or the destination's ingress refuses.
 
-import type { Pod, Service } from '../api/types.ts';
+import type { NetworkPolicy, Pod, Service } from '../api/types.ts';
 import type { Namespace } from '../registry/core/namespaces/types.ts';
 import type { EndpointSlice } from '../registry/discovery/endpointslices/types.ts';
 import {
@@ -29,6 +33,7 @@ import {
 } from '../runtime/servers.ts';
 import { servicePorts } from '../proxy/endpoints.ts';
 import type { RouteEndpoint } from '../proxy/proxier.ts';
+import { evaluate } from '../runtime/networkpolicy.ts';
 
 /** DataplaneNode is what the dataplane needs of a node. */
 export interface DataplaneNode {
@@ -56,13 +61,35 @@ export interface DataplaneNode {
 export interface DataplaneCluster {
   sim: Simulation;
   node(name: string): DataplaneNode | undefined;
-  peekAll<T>(resource: 'pods' | 'services' | 'endpointslices' | 'namespaces'): T[];
+  peekAll<T>(
+    resource: 'pods' | 'services' | 'endpointslices' | 'namespaces' | 'networkpolicies',
+  ): T[];
   /**
    * podListeners are the ports a Pod answers on when a component rather than its image says
    * so (an ingress controller's or gateway's proxy: sim/ingress/controller.ts); undefined for
    * the image's own (runtime/servers.ts).
    */
   podListeners?(pod: Pod): Listener[] | undefined;
+}
+
+/**
+ * policyDrop is the NetworkPolicy (namespace/name) that drops a new flow from pod to target's
+ * port, when the cluster's CNI plugin enforces policy and the policies in force do not allow the
+ * flow (runtime/networkpolicy.ts: egress at pod, ingress at target); undefined when it passes.
+ */
+function policyDrop(
+  c: DataplaneCluster,
+  pod: Pod,
+  target: Pod,
+  port: number,
+  protocol: 'TCP' | 'UDP',
+): string | undefined {
+  if (c.sim.settings.cni !== 'calico') return undefined;
+  const policies = c.peekAll<NetworkPolicy>('networkpolicies');
+  if (policies.length === 0) return undefined;
+  const view = { policies, namespaces: c.peekAll<Namespace>('namespaces') };
+  const v = evaluate(view, { pod }, { pod: target }, port, protocol);
+  return v.allowed ? undefined : v.byPolicy;
 }
 
 /**
@@ -82,6 +109,21 @@ export function dnsClient(
       chosen.set(server, target);
     }
     if (!target) return undefined;
+    const policy = policyDrop(c, pod, target, 53, 'UDP');
+    if (policy) {
+      c.sim.record({
+        kind: 'packet',
+        from: `${pod.metadata.namespace}/${pod.metadata.name}`,
+        to: `${target.metadata.namespace}/${target.metadata.name}`,
+        dst: `${server}:53`,
+        node: pod.spec.nodeName ?? '',
+        chains: [],
+        protocol: 'UDP',
+        outcome: 'dropped',
+        policy,
+      });
+      return undefined;
+    }
     // The objects as CoreDNS's informers hold them, read once per command.
     view ??= {
       services: c.peekAll<Service>('services'),
@@ -182,10 +224,11 @@ export function connect(
 ): Connection {
   const src = pod.spec.nodeName ? c.node(pod.spec.nodeName) : undefined;
   const record = (
-    outcome: Connection['outcome'],
+    outcome: Connection['outcome'] | 'dropped',
     chains: string[],
     endpoint?: string,
     target?: Pod,
+    policy?: string,
   ): void => {
     c.sim.record({
       kind: 'packet',
@@ -196,6 +239,7 @@ export function connect(
       chains,
       ...(endpoint ? { endpoint } : {}),
       outcome,
+      ...(policy ? { policy } : {}),
     });
   };
   if (!src?.power || src.partitioned) {
@@ -251,6 +295,12 @@ export function connect(
   const dst = target?.spec.nodeName ? c.node(target.spec.nodeName) : undefined;
   if (!target || !dst?.power || (dst.partitioned && dst !== src)) {
     record('timeout', chains, endpoint);
+    return { outcome: 'timeout' };
+  }
+  // A policy's drop: the client's SYN goes unanswered, as when no rule matches.
+  const policy = policyDrop(c, pod, target, targetPort, 'TCP');
+  if (policy) {
+    record('dropped', chains, endpoint, target, policy);
     return { outcome: 'timeout' };
   }
   if (!listening(target, targetPort)) {

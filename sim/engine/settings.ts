@@ -70,7 +70,16 @@ export interface Settings {
   imagePullBytesPerSecond: number;
   /** Simplification: time for a container to stop after SIGTERM when it exits promptly. */
   containerStopLatency: number;
+  /**
+   * cni is the cluster's CNI plugin: `bridge` (the reference bridge plugin with host-local IPAM,
+   * which ignores NetworkPolicy, as plain bridge or flannel do) or `calico` (whose per-node agent,
+   * Felix, enforces NetworkPolicy). Both route the flat Pod network the same way.
+   */
+  cni: CNIName;
 }
+
+/** CNIName is a CNI plugin a cluster can run. */
+export type CNIName = 'bridge' | 'calico';
 
 /** defaultSettings are the defaults of current Kubernetes (v1.32 and later). */
 export const defaultSettings: Settings = {
@@ -106,6 +115,7 @@ export const defaultSettings: Settings = {
   imagePullBaseLatency: 500,
   imagePullBytesPerSecond: 40 * 1024 * 1024,
   containerStopLatency: 500,
+  cni: 'bridge',
 };
 
 /** durationSettings lists the settings given as durations (in ms internally). */
@@ -147,11 +157,12 @@ export const burstSettings = new Set<keyof Settings>([
 /** enumSettings are the settings given as one of a few words. */
 export const enumSettings: Partial<Record<keyof Settings, readonly string[]>> = {
   proxyMode: ['iptables', 'nftables', 'ipvs'],
+  cni: ['bridge', 'calico'],
 };
 
 /**
  * settingExpectation says what a setting's value must be when v is not that, else undefined:
- * a duration, a number, a QPS above 0 or a burst of at least 1.
+ * one of its choices, a duration, a number, a QPS above 0 or a burst of at least 1.
  */
 export function settingExpectation(key: keyof Settings, v: string | number): string | undefined {
   if (durationSettings.has(key))

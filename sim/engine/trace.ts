@@ -152,7 +152,8 @@ export interface DnsEntry extends TraceBase {
 
 /**
  * One TCP connection a Pod opened: from the client Pod to the Pod that took it (to is "" when
- * none did), the address asked for and where the rules sent it, and how it ended.
+ * none did; for a dropped one, the Pod it was for), the address asked for and where the rules
+ * sent it, and how it ended. A DNS question a NetworkPolicy dropped is one too (protocol UDP).
  */
 export interface PacketEntry extends TraceBase {
   kind: 'packet';
@@ -164,7 +165,15 @@ export interface PacketEntry extends TraceBase {
   chains: string[];
   /** endpoint is the address the rules chose (ip:port), when they chose one. */
   endpoint?: string;
-  outcome: 'established' | 'refused' | 'rejected' | 'timeout';
+  /**
+   * outcome: dropped is a NetworkPolicy's drop by a CNI plugin that enforces policy (the client
+   * sees no answer, as for timeout).
+   */
+  outcome: 'established' | 'refused' | 'rejected' | 'timeout' | 'dropped';
+  /** policy is the NetworkPolicy (namespace/name) that isolated the Pod, on a dropped packet. */
+  policy?: string;
+  /** protocol is UDP for a DNS question; absent for a TCP connection. */
+  protocol?: 'UDP';
 }
 
 export type TraceEntry =

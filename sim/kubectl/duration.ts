@@ -94,3 +94,14 @@ export function formatRFC1123Z(ts: string | null | undefined): string {
   const s = Math.floor((rem % 60000) / 1000);
   return `${dow}, ${m[3]} ${MONTHS[Number(m[2]) - 1]} ${m[1]} ${pad2(h)}:${pad2(mi)}:${pad2(s)} +0000`;
 }
+
+/**
+ * formatGoTime renders a timestamp as Go's time.Time.String() prints a metav1.Time in UTC,
+ * "2006-01-02 15:04:05 +0000 UTC", as describe's `%s` of a timestamp does (NetworkPolicy's
+ * "Created on"); a zero time prints as Go's zero time.Time does.
+ */
+export function formatGoTime(ts: string | null | undefined): string {
+  if (!ts) return '0001-01-01 00:00:00 +0000 UTC';
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(ts);
+  return m ? `${m[1]} ${m[2]} +0000 UTC` : ts;
+}

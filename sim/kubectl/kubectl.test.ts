@@ -231,7 +231,7 @@ describe('kubectl apply', () => {
     expect(
       kubectl('apply -f -', 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: cfg\n').stderr,
     ).toBe(
-      'error: resource mapping not found for name: "cfg" namespace: "" from "STDIN": kind "Secret" in version "v1" is built into Kubernetes but not modelled by this simulator, which models ConfigMap, Event, Namespace, Node, Pod, ServiceAccount, Service, DaemonSet.apps, Deployment.apps, ReplicaSet.apps, Lease.coordination.k8s.io, EndpointSlice.discovery.k8s.io, GatewayClass.gateway.networking.k8s.io, Gateway.gateway.networking.k8s.io, HTTPRoute.gateway.networking.k8s.io, IngressClass.networking.k8s.io, Ingress.networking.k8s.io, IPAddress.networking.k8s.io, ServiceCIDR.networking.k8s.io, PodDisruptionBudget.policy\n',
+      'error: resource mapping not found for name: "cfg" namespace: "" from "STDIN": kind "Secret" in version "v1" is built into Kubernetes but not modelled by this simulator, which models ConfigMap, Event, Namespace, Node, Pod, ServiceAccount, Service, DaemonSet.apps, Deployment.apps, ReplicaSet.apps, Lease.coordination.k8s.io, EndpointSlice.discovery.k8s.io, GatewayClass.gateway.networking.k8s.io, Gateway.gateway.networking.k8s.io, HTTPRoute.gateway.networking.k8s.io, IngressClass.networking.k8s.io, Ingress.networking.k8s.io, IPAddress.networking.k8s.io, NetworkPolicy.networking.k8s.io, ServiceCIDR.networking.k8s.io, PodDisruptionBudget.policy\n',
     );
     expect(
       kubectl('apply -n prod -f -', WEB.replace('name: web', 'name: web\n  namespace: dev')).stderr,

@@ -53,6 +53,55 @@ describe('packetPathDiagram', () => {
   });
 });
 
+describe('packetPathDiagram under calico', () => {
+  it('draws a dropped connection and a dropped DNS question with the policy that isolated the Pod', () => {
+    const r = new ScenarioRun(
+      parseScenario(
+        `name: dropped
+seed: 1
+cluster:
+  settings:
+    cni: calico
+steps:
+  - at: 0s
+    apply: |
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: client, labels: {app: client}}
+      spec:
+        containers: [{name: curl, image: "curlimages/curl:8.17.0", command: [sleep, "3600"]}]
+      ---
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata: {name: deny-egress}
+      spec:
+        podSelector: {}
+        policyTypes: [Egress]
+  - at: 30s
+    kubectl: exec client -- curl -m 1 10.96.0.1:443
+  - at: 40s
+    kubectl: exec client -- curl -m 1 kubernetes
+until: 50s
+`,
+        'dropped.yaml',
+      ),
+    )
+      .run()
+      .result();
+    const tcp = packetPathDiagram(r, { client: 'default/client', from: 30, to: 35 });
+    expect(tcp.steps.at(-1)).toMatchObject({
+      kind: 'note',
+      text: 'dropped: NetworkPolicy default/deny-egress isolates the Pod',
+    });
+    expect(tcp.steps.map((s) => s.text)).not.toContain('SYN');
+    const dns = packetPathDiagram(r, { client: 'default/client', from: 40, to: 45, lang: 'ja' });
+    expect(dns.steps.slice(0, 2).map((s) => s.text)).toEqual([
+      '10.96.0.10:53 への DNS の問い合わせ',
+      '破棄: NetworkPolicy default/deny-egress が Pod を隔離している',
+    ]);
+  });
+});
+
 describe('ruleChains', () => {
   const save = run.outputs.find((o) => o.command === 'iptables-save -t nat')!.stdout;
 

@@ -36,6 +36,8 @@ const TEXT = {
     accept: 'SYN-ACK: connected, then the HTTP reply',
     reset: (port: string) => `RST: nothing listens on ${port}`,
     lost: 'no reply: the Pod or its node is gone',
+    question: (dst: string) => `DNS question to ${dst}`,
+    dropped: (policy: string) => `dropped: NetworkPolicy ${policy} isolates the Pod`,
     title: (pod: string) => `The path of ${pod}'s requests`,
     description: (pod: string, n: number, m: number) =>
       `${pod} asks its resolver for each name; the resolver sends ${n} DNS question${n === 1 ? '' : 's'} to CoreDNS through the node's rules, and ${m} connection${m === 1 ? '' : 's'} go${m === 1 ? 'es' : ''} through the client node's rules, the CNI network and the target Pod.`,
@@ -57,6 +59,8 @@ const TEXT = {
     accept: 'SYN-ACK で接続し、HTTP の応答',
     reset: (port: string) => `RST: ${port} 番で待ち受けるものがない`,
     lost: '応答なし: Pod かそのノードがない',
+    question: (dst: string) => `${dst} への DNS の問い合わせ`,
+    dropped: (policy: string) => `破棄: NetworkPolicy ${policy} が Pod を隔離している`,
     title: (pod: string) => `${pod} のリクエストの経路`,
     description: (pod: string, n: number, m: number) =>
       `${pod} は名前ごとにリゾルバーに尋ね、リゾルバーはノードのルールを通して CoreDNS に ${n} 個の DNS の問い合わせを送ります。${m} 個の接続は、クライアントのノードのルール、CNI ネットワーク、宛先の Pod を通ります。`,
@@ -155,6 +159,12 @@ export function packetPathDiagram(run: RunLike, opts: PacketPathOptions): Sequen
     }
     closeLookup(e);
     const rules = t.rules(e.node);
+    // A DNS question a NetworkPolicy dropped (cni: calico): the resolver's datagram goes no further.
+    if (e.protocol === 'UDP') {
+      add(ids.resolver, rules, 'packet', t.question(e.dst), e);
+      add(rules, rules, 'note', t.dropped(e.policy ?? ''), e);
+      continue;
+    }
     const target = e.to ? e.to.split('/').pop()! : ids.target;
     add(ids.client, rules, 'packet', t.syn(e.dst), e);
     if (e.outcome === 'rejected') {
@@ -168,6 +178,10 @@ export function packetPathDiagram(run: RunLike, opts: PacketPathOptions): Sequen
     const ep = e.endpoint ?? e.dst;
     if (e.chains.length) add(rules, rules, 'note', t.dnat(e.chains.join(' → '), ep), e);
     add(rules, ids.cni, 'packet', t.carry(ep), e);
+    if (e.outcome === 'dropped') {
+      add(ids.cni, ids.cni, 'note', t.dropped(e.policy ?? ''), e);
+      continue;
+    }
     if (!target || e.outcome === 'timeout') {
       add(ids.cni, ids.cni, 'note', t.lost, e);
       continue;

@@ -5,6 +5,10 @@
 // from the last reserved address, so a new pod rarely gets the IP a deleted pod just released.
 // Simplification: no network namespaces, veth pairs, bridge or routes; ADD only reserves an IP and
 // DEL only releases it. The IPAM state is lost when the node powers off.
+// Simplification: with `cni: calico` this same model hands out the addresses (as Calico does when
+// configured with host-local IPAM and usePodCidr, not its default calico-ipam blocks) and its
+// errors keep the bridge plugin's wording; Calico's policy enforcement is runtime/networkpolicy.ts
+// and cluster/dataplane.ts, its Pods cluster/calico.ts.
 
 import type { Simulation } from '../engine/simulation.ts';
 

@@ -91,6 +91,10 @@ const SIZES: Record<string, number> = {
   'registry.k8s.io/ingress-nginx/controller:*': 105_000_000,
   'ghcr.io/nginx/nginx-gateway-fabric/nginx:*': 24_000_000,
   'docker.io/flannel/flannel:*': 32_000_000,
+  // Calico's images: approximate, not read from the registry.
+  'docker.io/calico/node:*': 160_000_000,
+  'docker.io/calico/cni:*': 95_000_000,
+  'docker.io/calico/kube-controllers:*': 35_000_000,
   'quay.io/cilium/cilium:*': 225_000_000,
 };
 

@@ -201,10 +201,10 @@ export const SettingsSchema = z
     return out;
   })
   .describe(
-    "Overrides of upstream defaults, e.g. nodeMonitorGracePeriod: 40s (the value before v1.32), or proxyMode: nftables (kube-proxy's mode: iptables, the default; nftables; or ipvs, deprecated since v1.35).",
+    "Overrides of upstream defaults, e.g. nodeMonitorGracePeriod: 40s (the value before v1.32), proxyMode: nftables (kube-proxy's mode: iptables, the default; nftables; or ipvs, deprecated since v1.35), or cni: calico (the CNI plugin: bridge, the default, which ignores NetworkPolicy, or calico, which enforces it).",
   )
   .meta({
-    ja: 'upstream のデフォルト値の上書き。例: nodeMonitorGracePeriod: 40s（v1.32 より前の値）、proxyMode: nftables（kube-proxy のモード。デフォルトの iptables、nftables、または v1.35 で非推奨になった ipvs）。',
+    ja: 'upstream のデフォルト値の上書き。例: nodeMonitorGracePeriod: 40s（v1.32 より前の値）、proxyMode: nftables（kube-proxy のモード。デフォルトの iptables、nftables、または v1.35 で非推奨になった ipvs）、cni: calico（CNI プラグイン。デフォルトの bridge は NetworkPolicy を無視し、calico は適用する）。',
   });
 
 export const ClusterSchema = z

@@ -87,3 +87,35 @@ describe('measures over a Pod’s DNS questions and connections (lesson7-service
     expect(() => measure(l7, { exitCode: { step: 99 } })).toThrow(/runs no command/);
   });
 });
+
+describe('measures over a connection a NetworkPolicy dropped (cni: calico)', () => {
+  const yaml = `name: netpol-measure
+seed: 1
+cluster:
+  settings:
+    cni: calico
+steps:
+  - at: 0s
+    apply: |
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: client, labels: {app: client}}
+      spec:
+        containers: [{name: curl, image: "curlimages/curl:8.17.0", command: [sleep, "3600"]}]
+      ---
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata: {name: deny-egress}
+      spec:
+        podSelector: {}
+        policyTypes: [Egress]
+  - at: 30s
+    kubectl: exec client -- curl -m 1 10.96.0.1:443
+until: 40s
+`;
+  const run = runVariant(yaml, { v: 0, seed: 1, params: {} });
+  it('reads the outcome dropped and the policy that dropped it', () => {
+    expect(measure(run, { packet: { from: 'default/client', path: 'outcome' } })).toBe('dropped');
+    expect(measure(run, { packet: { from: 'default/client', path: 'policy' } })).toBe('default/deny-egress');
+  });
+});

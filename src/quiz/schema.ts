@@ -205,9 +205,9 @@ export const MeasureSchema = z
             after: EventRefSchema.optional().describe('Only after this event (e.g. a step).').meta({ ja: 'このイベント（ステップなど）の後だけ。' }),
             nth: z.number().int().min(1).optional().describe('The nth connection (default 1).').meta({ ja: 'n 番目の接続（デフォルト 1）。' }),
             path: z
-              .enum(['node', 'to', 'endpoint', 'outcome', 'dst'])
-              .describe('What to read: the node whose rules translated it, the Pod that took it (namespace/name), the endpoint chosen, how it ended (established, refused, rejected, timeout), the address asked for.')
-              .meta({ ja: '読むもの: 宛先を変換したルールのノード、接続を受けた Pod（namespace/name）、選ばれたエンドポイント、結果（established、refused、rejected、timeout）、接続先のアドレス。' }),
+              .enum(['node', 'to', 'endpoint', 'outcome', 'dst', 'policy'])
+              .describe('What to read: the node whose rules translated it, the Pod that took it (namespace/name), the endpoint chosen, how it ended (established, refused, rejected, timeout, or dropped by a NetworkPolicy under cni: calico), the address asked for, the NetworkPolicy that dropped it (namespace/name).')
+              .meta({ ja: '読むもの: 宛先を変換したルールのノード、接続を受けた Pod（namespace/name）、選ばれたエンドポイント、結果（established、refused、rejected、timeout、または cni: calico のとき NetworkPolicy に落とされた dropped）、接続先のアドレス、接続を落とした NetworkPolicy（namespace/name）。' }),
           })
           .strict()
           .describe('A field of one TCP connection a Pod opened (the trace\'s packet entries).').meta({ ja: 'Pod が開いた TCP 接続の 1 つのフィールド（トレースの packet エントリー）。' }),

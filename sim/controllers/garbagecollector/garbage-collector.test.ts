@@ -80,6 +80,7 @@ describe('GarbageCollector', () => {
       'ingressclasses',
       'ingresses',
       'ipaddresses',
+      'networkpolicies',
       'servicecidrs',
       'poddisruptionbudgets',
     ]);
