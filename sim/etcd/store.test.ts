@@ -73,4 +73,23 @@ describe('EtcdStore', () => {
     expect(s.range('/registry/pods/').map((k) => k.key)).toEqual(['/registry/pods/default/a']);
     expect(seen).toEqual(['PUT /registry/pods/default/b 2', 'PUT /registry/pods/default/a 3', 'DELETE /registry/pods/default/b 5']);
   });
+  it('ranges in key order while keys are created, listed and deleted in between', () => {
+    const s = new EtcdStore();
+    const keys = new Set<string>();
+    // A fixed permutation of 200 names, so that creates land before, between and after listed keys.
+    for (let i = 0; i < 200; i++) {
+      const k = `/registry/pods/default/p${(i * 37) % 200}`;
+      s.create(k, () => i);
+      keys.add(k);
+      if (i % 7 === 0) expect(s.range('/registry/pods/').map((kv) => kv.key)).toEqual([...keys].sort());
+      if (i % 23 === 0) {
+        const d = [...keys][i % keys.size];
+        s.delete(d, s.get(d)!.modRevision);
+        keys.delete(d);
+      }
+    }
+    expect(s.range('/registry/pods/default/p1').map((kv) => kv.key)).toEqual(
+      [...keys].filter((k) => k.startsWith('/registry/pods/default/p1')).sort(),
+    );
+  });
 });
