@@ -5,26 +5,31 @@ import { Rng } from './rng.ts';
 const noop = (): void => {};
 
 describe('EventQueue', () => {
-  it('pops in (time, seq) order, with pushes for the instant being drained running last', () => {
-    const rng = new Rng(5);
-    const q = new EventQueue();
-    let seq = 0;
-    const popped: ScheduledEvent[] = [];
-    for (let i = 0; i < 500; i++) q.push(new ScheduledEvent(rng.intn(50), ++seq, 'x', 0, noop));
-    while (q.size > 0) {
-      const e = q.pop()!;
-      popped.push(e);
-      // Some events schedule others: at the same instant, a little later, or far ahead.
-      if (popped.length < 2000 && rng.intn(3) === 0)
-        q.push(new ScheduledEvent(e.time + [0, 1, 7, 0.5][rng.intn(4)], ++seq, 'y', 0, noop));
-    }
-    expect(popped.length).toBeGreaterThan(500);
-    for (let i = 1; i < popped.length; i++) {
-      const a = popped[i - 1];
-      const b = popped[i];
-      expect(a.time < b.time || (a.time === b.time && a.seq < b.seq)).toBe(true);
-    }
-  });
+  // Spans of 10 and 20 instants stay below the size from which buckets are indexed by a map;
+  // 50 and 5,000 cross it.
+  it.each([10, 20, 50, 5000])(
+    'pops in (time, seq) order, with pushes for the instant being drained running last (%i instants)',
+    (span) => {
+      const rng = new Rng(5);
+      const q = new EventQueue();
+      let seq = 0;
+      const popped: ScheduledEvent[] = [];
+      for (let i = 0; i < 500; i++) q.push(new ScheduledEvent(rng.intn(span), ++seq, 'x', 0, noop));
+      while (q.size > 0) {
+        const e = q.pop()!;
+        popped.push(e);
+        // Some events schedule others: at the same instant, a little later, or far ahead.
+        if (popped.length < 2000 && rng.intn(3) === 0)
+          q.push(new ScheduledEvent(e.time + [0, 1, 7, 0.5][rng.intn(4)], ++seq, 'y', 0, noop));
+      }
+      expect(popped.length).toBeGreaterThan(500);
+      for (let i = 1; i < popped.length; i++) {
+        const a = popped[i - 1];
+        const b = popped[i];
+        expect(a.time < b.time || (a.time === b.time && a.seq < b.seq)).toBe(true);
+      }
+    },
+  );
 
   it('peeks the next event without taking it and counts what it holds', () => {
     const q = new EventQueue();
