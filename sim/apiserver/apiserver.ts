@@ -664,9 +664,11 @@ export class KubeAPIServer {
   /**
    * patch applies a patch to the current object: a JSON merge patch (RFC 7386) unless patchType
    * names another (patch.ts: strategic merge patch, JSON patch). A patchType given is recorded in
-   * the trace; components that pass none send merge patches, recorded without a type.
+   * the trace; components that pass none send merge patches, recorded without a type. handOff
+   * says the caller built the patch's values for this request and never changes them, so a merge
+   * patch stores them without the copy that stands for decoding (as create's handOff).
    */
-  patch<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string, patch: unknown, subresource?: 'status', patchType?: PatchType): T {
+  patch<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string, patch: unknown, subresource?: 'status', patchType?: PatchType, handOff = false): T {
     const r = this.info(resource);
     let out: T | undefined;
     const path = subresource ? `${resource}/${subresource}` : resource;
@@ -692,7 +694,7 @@ export class KubeAPIServer {
           // Status patches, and kinds whose update path changes only the top level and metadata, build
           // the patched object sharing unchanged parts with the stored one; the rest copy it whole.
           const shared = subresource === 'status' || !r.rules.strategy?.defaultsInPlace;
-          merged = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
+          merged = (shared ? applyMergePatch(cur.value, patch, handOff) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
         }
         // The patched JSON is decoded into the Go type like a request body (decode.ts).
         const patched = (this.jsonClients.has(user) ? decodeStrict(merged as unknown as Record<string, unknown>) : merged) as T;
@@ -1190,9 +1192,10 @@ function undefinedBeside(v: unknown, stored: unknown): boolean {
 
 
 // applyMergePatch is mergePatch without touching target: objects along the patch's paths are
-// copied, everything else is shared, and values from the patch are copied.
-function applyMergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return deepClone(patch);
+// copied, everything else is shared, and values from the patch are copied, unless handed off
+// (then a value is copied only to drop undefined fields, as decoding would).
+function applyMergePatch(target: unknown, patch: unknown, handOff = false): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return handOff && !hasUndefined(patch) ? patch : deepClone(patch);
   const p = patch as Record<string, unknown>;
   const base = target && typeof target === 'object' && !Array.isArray(target) ? (target as Record<string, unknown>) : {};
   let removes = false;
@@ -1207,7 +1210,7 @@ function applyMergePatch(target: unknown, patch: unknown): unknown {
   for (const k in p) {
     const v = p[k];
     if (v === undefined || v === null) continue;
-    t[k] = applyMergePatch(t[k], v);
+    t[k] = applyMergePatch(t[k], v, handOff);
   }
   return t;
 }

@@ -210,7 +210,16 @@ export class StatusManager {
         const patch = createMergePatch(pod.status, merged);
         if (!patch) break;
         try {
-          pod = this.client.patch<Pod>('pods', e.namespace, e.name, { status: patch }, 'status');
+          // The patch's values are desired's, which is replaced, never changed: handed off.
+          pod = this.client.patch<Pod>(
+            'pods',
+            e.namespace,
+            e.name,
+            { status: patch },
+            'status',
+            undefined,
+            true,
+          );
           e.known = pod;
           e.desired = sharedWithStored(e.desired, patch, pod.status);
           break;
