@@ -7,7 +7,8 @@
 // a few thousand distinct milliseconds (5,000 kubelets' Lease and status timers, the watch
 // deliveries a millisecond after them), so a push is usually an append to an existing bucket and
 // the heap compares numbers in one array instead of following a pointer per comparison:
-// the order is exactly the (time, seq) order of a heap of all events.
+// the order is exactly the (time, seq) order of a heap of all events. A small agenda (up to
+// smallAgenda events, as in every standard scenario) is that plain heap of all events.
 
 /** ScheduledEvent is one entry of the queue; it is also the handle that cancels it. */
 export class ScheduledEvent {
@@ -40,24 +41,28 @@ interface Bucket {
   head: number;
 }
 
-// indexFrom is the number of distinct instants from which buckets are found through a map.
-const indexFrom = 32;
+// smallAgenda is the number of pending events up to which the agenda is a plain binary heap of
+// events: the standard scenarios never leave it, and at their size a heap's few comparisons cost
+// less than a bucket and a map entry per instant. The first push beyond moves the events into
+// buckets for good.
+const smallAgenda = 256;
+
+function less(a: ScheduledEvent, b: ScheduledEvent): boolean {
+  return a.time < b.time || (a.time === b.time && a.seq < b.seq);
+}
 
 /** EventQueue is the engine's agenda. */
 export class EventQueue {
+  /** small is the agenda as a binary min-heap of events by (time, seq), until bucketed. */
+  private small: ScheduledEvent[] = [];
+  private bucketed = false;
   // times is a binary min-heap of the instants that have a bucket (a plain array of numbers, which
   // V8 keeps unboxed), and heap[i] is the bucket of times[i]: the two move together, so the
-  // comparisons read numbers only and the earliest bucket is heap[0], without a lookup. Plain
-  // arrays rather than a typed one: a run's agenda is small in the standard scenarios, and
-  // making a typed array's buffer costs more than a whole short run's pushes.
+  // comparisons read numbers only and the earliest bucket is heap[0], without a lookup.
   private readonly times: number[] = [];
   private readonly heap: Bucket[] = [];
-  /**
-   * buckets finds the bucket of an instant that is not the earliest, once the agenda has held
-   * indexFrom instants (indexed); a smaller agenda is searched by scanning times.
-   */
+  /** buckets finds the bucket of an instant that is not the earliest. */
   private readonly buckets = new Map<number, Bucket>();
-  private indexed = false;
   private count = 0;
 
   get size(): number {
@@ -65,53 +70,64 @@ export class EventQueue {
   }
 
   push(e: ScheduledEvent): void {
+    if (!this.bucketed) {
+      if (this.count < smallAgenda) {
+        this.count++;
+        pushSmall(this.small, e);
+        return;
+      }
+      this.toBuckets();
+    }
     this.count++;
+    this.pushBucketed(e);
+  }
+
+  // toBuckets moves the small heap's events into buckets, in (time, seq) order, so that each
+  // bucket holds its events in seq order as pushes in seq order would have left it.
+  private toBuckets(): void {
+    const events = this.small.sort((a, b) => (less(a, b) ? -1 : 1));
+    this.small = [];
+    this.bucketed = true;
+    for (const e of events) this.pushBucketed(e);
+  }
+
+  private pushBucketed(e: ScheduledEvent): void {
     const t = e.time;
     const bs = this.heap;
-    const n = bs.length;
-    if (n > 0 && bs[0].time === t) {
+    if (bs.length > 0 && bs[0].time === t) {
       bs[0].events.push(e);
       return;
     }
-    let b: Bucket | undefined;
-    if (this.indexed) b = this.buckets.get(t);
-    else {
-      // A small agenda (the standard scenarios') is scanned: cheaper than keeping a map.
-      const h = this.times;
-      for (let i = 1; i < n; i++)
-        if (h[i] === t) {
-          b = bs[i];
-          break;
-        }
-    }
+    const b = this.buckets.get(t);
     if (b !== undefined) {
       b.events.push(e);
       return;
     }
     const nb: Bucket = { time: t, events: [e], head: 0 };
-    if (this.indexed) this.buckets.set(t, nb);
-    else if (n >= indexFrom) {
-      this.indexed = true;
-      for (const x of bs) this.buckets.set(x.time, x);
-      this.buckets.set(t, nb);
-    }
+    this.buckets.set(t, nb);
     this.pushTime(nb);
   }
 
   peek(): ScheduledEvent | undefined {
+    if (!this.bucketed) return this.small.length > 0 ? this.small[0] : undefined;
     if (this.heap.length === 0) return undefined;
     const b = this.heap[0];
     return b.events[b.head];
   }
 
   pop(): ScheduledEvent | undefined {
+    if (!this.bucketed) {
+      if (this.small.length === 0) return undefined;
+      this.count--;
+      return popSmall(this.small);
+    }
     if (this.heap.length === 0) return undefined;
     const b = this.heap[0];
     const e = b.events[b.head++];
     this.count--;
     if (b.head === b.events.length) {
       // The instant is over (an event pushed for it later gets a new bucket).
-      if (this.indexed) this.buckets.delete(b.time);
+      this.buckets.delete(b.time);
       this.popTime();
     }
     return e;
@@ -158,4 +174,38 @@ export class EventQueue {
     h[i] = last;
     bs[i] = lastB;
   }
+}
+
+// pushSmall sifts e up the small heap by moving parents down into the hole (no swaps).
+function pushSmall(h: ScheduledEvent[], e: ScheduledEvent): void {
+  h.push(e);
+  let i = h.length - 1;
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (!less(e, h[p])) break;
+    h[i] = h[p];
+    i = p;
+  }
+  h[i] = e;
+}
+
+// popSmall takes the small heap's root and sifts its last event down from the top.
+function popSmall(h: ScheduledEvent[]): ScheduledEvent {
+  const top = h[0];
+  const last = h.pop()!;
+  const n = h.length;
+  if (n > 0) {
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const c = r < n && less(h[r], h[l]) ? r : l;
+      if (!less(h[c], last)) break;
+      h[i] = h[c];
+      i = c;
+    }
+    h[i] = last;
+  }
+  return top;
 }
