@@ -6,7 +6,7 @@
 // min-heap of plain numbers. At scale most events share their instant with others or fall on
 // a few thousand distinct milliseconds (5,000 kubelets' Lease and status timers, the watch
 // deliveries a millisecond after them), so a push is usually an append to an existing bucket and
-// the heap compares numbers in one array instead of following a pointer per comparison:
+// the heap compares numbers in one typed array instead of following a pointer per comparison:
 // the order is exactly the (time, seq) order of a heap of all events. A small agenda (up to
 // smallAgenda events, as in every standard scenario) is that plain heap of all events.
 
@@ -56,13 +56,12 @@ export class EventQueue {
   /** small is the agenda as a binary min-heap of events by (time, seq), until bucketed. */
   private small: ScheduledEvent[] = [];
   private bucketed = false;
-  // times is a binary min-heap of the instants that have a bucket (a plain array of numbers, which
-  // V8 keeps unboxed), and heap[i] is the bucket of times[i]: the two move together, so the
-  // comparisons read numbers only and the earliest bucket is heap[0], without a lookup.
-  private readonly times: number[] = [];
-  private readonly heap: Bucket[] = [];
-  /** buckets finds the bucket of an instant that is not the earliest. */
+  /** times is a binary min-heap of the instants that have a bucket (times[0..n)), once bucketed. */
+  private times: Float64Array | undefined;
+  private n = 0;
   private readonly buckets = new Map<number, Bucket>();
+  /** top is the bucket of the earliest instant (times[0]), or undefined when empty. */
+  private top: Bucket | undefined;
   private count = 0;
 
   get size(): number {
@@ -88,14 +87,15 @@ export class EventQueue {
     const events = this.small.sort((a, b) => (less(a, b) ? -1 : 1));
     this.small = [];
     this.bucketed = true;
+    this.times = new Float64Array(1024);
     for (const e of events) this.pushBucketed(e);
   }
 
   private pushBucketed(e: ScheduledEvent): void {
     const t = e.time;
-    const bs = this.heap;
-    if (bs.length > 0 && bs[0].time === t) {
-      bs[0].events.push(e);
+    const top = this.top;
+    if (top !== undefined && top.time === t) {
+      top.events.push(e);
       return;
     }
     const b = this.buckets.get(t);
@@ -105,14 +105,14 @@ export class EventQueue {
     }
     const nb: Bucket = { time: t, events: [e], head: 0 };
     this.buckets.set(t, nb);
-    this.pushTime(nb);
+    this.pushTime(t);
+    if (top === undefined || t < top.time) this.top = nb;
   }
 
   peek(): ScheduledEvent | undefined {
     if (!this.bucketed) return this.small.length > 0 ? this.small[0] : undefined;
-    if (this.heap.length === 0) return undefined;
-    const b = this.heap[0];
-    return b.events[b.head];
+    const b = this.top;
+    return b === undefined ? undefined : b.events[b.head];
   }
 
   pop(): ScheduledEvent | undefined {
@@ -121,44 +121,42 @@ export class EventQueue {
       this.count--;
       return popSmall(this.small);
     }
-    if (this.heap.length === 0) return undefined;
-    const b = this.heap[0];
+    const b = this.top;
+    if (b === undefined) return undefined;
     const e = b.events[b.head++];
     this.count--;
     if (b.head === b.events.length) {
       // The instant is over (an event pushed for it later gets a new bucket).
       this.buckets.delete(b.time);
       this.popTime();
+      this.top = this.n > 0 ? this.buckets.get(this.times![0]) : undefined;
     }
     return e;
   }
 
-  private pushTime(b: Bucket): void {
-    const h = this.times;
-    const bs = this.heap;
-    const t = b.time;
+  private pushTime(t: number): void {
+    if (this.n === this.times!.length) {
+      const grown = new Float64Array(this.times!.length * 2);
+      grown.set(this.times!);
+      this.times = grown;
+    }
+    const h = this.times!;
     // Sift up by moving parents down into the hole, then place t once (no swaps).
-    let i = h.length;
-    h.push(t);
-    bs.push(b);
+    let i = this.n++;
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (h[p] <= t) break;
       h[i] = h[p];
-      bs[i] = bs[p];
       i = p;
     }
     h[i] = t;
-    bs[i] = b;
   }
 
   private popTime(): void {
-    const h = this.times;
-    const bs = this.heap;
-    const last = h.pop()!;
-    const lastB = bs.pop()!;
-    const n = h.length;
+    const h = this.times!;
+    const n = --this.n;
     if (n === 0) return;
+    const last = h[n];
     // Sift the last time down from the root, moving smaller children up into the hole.
     let i = 0;
     for (;;) {
@@ -168,11 +166,9 @@ export class EventQueue {
       const c = r < n && h[r] < h[l] ? r : l;
       if (h[c] >= last) break;
       h[i] = h[c];
-      bs[i] = bs[c];
       i = c;
     }
     h[i] = last;
-    bs[i] = lastB;
   }
 }
 
