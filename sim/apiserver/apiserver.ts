@@ -1169,23 +1169,17 @@ function decoded<T>(input: T, handOff: boolean, stored?: unknown): T {
 }
 
 // undefinedBeside is hasUndefined for v, skipping what v shares with stored at the same place.
-// The stored counterpart is read only for an object value: most values are strings and numbers,
-// and reading another object's property by a for-in key is a slow generic lookup (the loop's own
-// object is read through its enum cache).
 function undefinedBeside(v: unknown, stored: unknown): boolean {
   if (v === stored || v === null || typeof v !== 'object') return false;
   if (stored === null || typeof stored !== 'object') return hasUndefined(v);
   const s = stored as Record<string, unknown>;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const x: unknown = v[i];
-      if (x === undefined || (x !== null && typeof x === 'object' && undefinedBeside(x, s[i]))) return true;
-    }
+    for (let i = 0; i < v.length; i++) if (v[i] === undefined || undefinedBeside(v[i], s[i])) return true;
     return false;
   }
   for (const k in v) {
     const x = (v as Record<string, unknown>)[k];
-    if (x === undefined || (x !== null && typeof x === 'object' && undefinedBeside(x, s[k]))) return true;
+    if (x === undefined || undefinedBeside(x, s[k])) return true;
   }
   return false;
 }
