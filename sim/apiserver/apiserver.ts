@@ -1169,6 +1169,9 @@ function decoded<T>(input: T, handOff: boolean, stored?: unknown): T {
 }
 
 // undefinedBeside is hasUndefined for v, skipping what v shares with stored at the same place.
+// stored[k] is read for every key, so that V8 compiles it as a generic keyed load from the start
+// (read only for object values, it was specialized on their few names and deoptimized on every
+// other, hundreds of times at scale); only an object value that is not shared costs a call.
 function undefinedBeside(v: unknown, stored: unknown): boolean {
   if (v === stored || v === null || typeof v !== 'object') return false;
   if (stored === null || typeof stored !== 'object') return hasUndefined(v);
@@ -1179,7 +1182,9 @@ function undefinedBeside(v: unknown, stored: unknown): boolean {
   }
   for (const k in v) {
     const x = (v as Record<string, unknown>)[k];
-    if (x === undefined || undefinedBeside(x, s[k])) return true;
+    if (x === undefined) return true;
+    const y = s[k];
+    if (x !== y && x !== null && typeof x === 'object' && undefinedBeside(x, y)) return true;
   }
   return false;
 }
