@@ -2,7 +2,7 @@
 // Benchmarks for the simulator. Run with `npm run bench` (all) or
 // `npm run bench -- grading|scheduler|scale` (grading times the quiz's trace level, requests, and the full
 // trace, or one level given: `grading none`; `scale 2h` runs the 150,000 Pods on for two virtual
-// hours), or
+// hours; SCALE_NODES=500 runs either at a tenth of the size), or
 // `npm run bench -- compare <scenario> <checkout> <checkout>...` to time two versions of sim/ in one
 // process. They print figures; nothing here asserts on time.
 // Record results in BENCHMARKS.md with the command that produced them.
@@ -109,10 +109,16 @@ function scaleWorkload(deployments: number, replicas: number, until: string) {
  * until all are Running; `scale 2h` runs 30 Deployments of 5,000 replicas on for two virtual hours.
  */
 function scale(variant: string | undefined): void {
-  // SCALE_NODES (for profiling) shrinks the 2h workload with the cluster: 30 Pods per node.
+  // SCALE_NODES (for profiling) shrinks the workload with the cluster: 30 Pods per node.
+  // SCALE_NODES shrinks scale-5000 in the same shape: 5 Deployments of 6 Pods per node, 30m.
   const nodes = Number(process.env.SCALE_NODES ?? 5000);
-  const sc = variant === '2h' ? scaleWorkload(30, nodes, '2h') : load('scale-5000');
-  const total = variant === '2h' ? 30 * nodes : 150_000;
+  const sc =
+    variant === '2h'
+      ? scaleWorkload(30, nodes, '2h')
+      : process.env.SCALE_NODES
+        ? scaleWorkload(5, 6 * nodes, '30m')
+        : load('scale-5000');
+  const total = 30 * nodes;
   const t0 = performance.now();
   const run = new ScenarioRun(sc, { traceLevel: 'none', recordChanges: false });
   const tBoot = performance.now();

@@ -838,9 +838,11 @@ export class KubeAPIServer {
    * patch applies a patch to the current object: a JSON merge patch (RFC 7386) unless patchType
    * names another (patch.ts: strategic merge patch, JSON patch). A patchType given is recorded in
    * the trace (the request's Content-Type); a call that passes none is a merge patch recorded
-   * without a type.
+   * without a type. handOff
+   * says the caller built the patch's values for this request and never changes them, so a merge
+   * patch stores them without the copy that stands for decoding (as create's handOff).
    */
-  patch<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string, patch: unknown, subresource?: 'status', patchType?: PatchType): T {
+  patch<T extends AnyObject>(user: string, resource: ResourceName, ns: string | undefined, name: string, patch: unknown, subresource?: 'status', patchType?: PatchType, handOff = false): T {
     const r = this.info(resource);
     let out: T | undefined;
     const path = subresource ? `${resource}/${subresource}` : resource;
@@ -868,7 +870,7 @@ export class KubeAPIServer {
         } else if (patchType === StrategicMergePatchType) {
           merged = (shared ? applyStrategicMergePatch(cur.value, patch) : strategicMergePatch(cur.value, patch)) as T;
         } else {
-          merged = (shared ? applyMergePatch(cur.value, patch) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
+          merged = (shared ? applyMergePatch(cur.value, patch, handOff) : mergePatch(deepClone(cur.value), deepClone(patch))) as T;
         }
         // The patched JSON is decoded into the Go type like a request body (decode.ts).
         const patched = (this.jsonClients.has(user) ? decodeStrict(merged as unknown as Record<string, unknown>) : merged) as T;
@@ -1358,6 +1360,9 @@ function decoded<T>(input: T, handOff: boolean, stored?: unknown): T {
 }
 
 // undefinedBeside is hasUndefined for v, skipping what v shares with stored at the same place.
+// stored[k] is read for every key, so that V8 compiles it as a generic keyed load from the start
+// (read only for object values, it was specialized on their few names and deoptimized on every
+// other, hundreds of times at scale); only an object value that is not shared costs a call.
 function undefinedBeside(v: unknown, stored: unknown): boolean {
   if (v === stored || v === null || typeof v !== 'object') return false;
   if (stored === null || typeof stored !== 'object') return hasUndefined(v);
@@ -1368,16 +1373,19 @@ function undefinedBeside(v: unknown, stored: unknown): boolean {
   }
   for (const k in v) {
     const x = (v as Record<string, unknown>)[k];
-    if (x === undefined || undefinedBeside(x, s[k])) return true;
+    if (x === undefined) return true;
+    const y = s[k];
+    if (x !== y && x !== null && typeof x === 'object' && undefinedBeside(x, y)) return true;
   }
   return false;
 }
 
 
 // applyMergePatch is mergePatch without touching target: objects along the patch's paths are
-// copied, everything else is shared, and values from the patch are copied.
-function applyMergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return deepClone(patch);
+// copied, everything else is shared, and values from the patch are copied, unless handed off
+// (then a value is copied only to drop undefined fields, as decoding would).
+function applyMergePatch(target: unknown, patch: unknown, handOff = false): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return handOff && !hasUndefined(patch) ? patch : deepClone(patch);
   const p = patch as Record<string, unknown>;
   const base = target && typeof target === 'object' && !Array.isArray(target) ? (target as Record<string, unknown>) : {};
   let removes = false;
@@ -1392,7 +1400,7 @@ function applyMergePatch(target: unknown, patch: unknown): unknown {
   for (const k in p) {
     const v = p[k];
     if (v === undefined || v === null) continue;
-    t[k] = applyMergePatch(t[k], v);
+    t[k] = applyMergePatch(t[k], v, handOff);
   }
   return t;
 }

@@ -130,7 +130,7 @@ export class Client {
 
   /**
    * patch sends a patch, a JSON merge patch unless patchType names another; subresource "status"
-   * patches status only.
+   * patches status only; handOff as for create (the patch's values are never changed after).
    */
   patch<T extends AnyObject>(
     resource: ResourceName,
@@ -139,6 +139,7 @@ export class Client {
     patch: unknown,
     subresource?: 'status',
     patchType?: PatchType,
+    handOff = false,
   ): T {
     this.take();
     return this.apiserver.patch<T>(
@@ -149,6 +150,7 @@ export class Client {
       patch,
       subresource,
       patchType,
+      handOff,
     );
   }
 

@@ -42,7 +42,8 @@ describe('EtcdStore', () => {
   it('keeps ranges sorted by key across creates, updates, deletes and a load from an image', () => {
     const s = new EtcdStore();
     for (const k of ['c', 'a', 'd', 'b']) s.create(`/registry/pods/ns/${k}`, () => k);
-    const keys = (st: EtcdStore, p = '/registry/pods/') => st.range(p).map((kv) => kv.key.slice(-1));
+    const keys = (st: EtcdStore, p = '/registry/pods/') =>
+      st.range(p).map((kv) => kv.key.slice(-1));
     expect(keys(s)).toEqual(['a', 'b', 'c', 'd']);
     s.update('/registry/pods/ns/c', s.get('/registry/pods/ns/c')!.modRevision, () => 'c2');
     expect(s.range('/registry/pods/').map((kv) => kv.value)).toEqual(['a', 'b', 'c2', 'd']);
@@ -72,11 +73,51 @@ describe('EtcdStore', () => {
     const kv = s.get('/registry/pods/default/b')!;
     s.delete('/registry/pods/default/b', kv.modRevision);
     expect(s.range('/registry/pods/').map((k) => k.key)).toEqual(['/registry/pods/default/a']);
-    expect(seen).toEqual(['PUT /registry/pods/default/b 2', 'PUT /registry/pods/default/a 3', 'DELETE /registry/pods/default/b 5']);
+    expect(seen).toEqual([
+      'PUT /registry/pods/default/b 2',
+      'PUT /registry/pods/default/a 3',
+      'DELETE /registry/pods/default/b 5',
+    ]);
+  });
+  it('ranges in key order while keys are created, listed and deleted in between', () => {
+    const s = new EtcdStore();
+    const keys = new Set<string>();
+    // A fixed permutation of 200 names, so that creates land before, between and after listed keys.
+    for (let i = 0; i < 200; i++) {
+      const k = `/registry/pods/default/p${(i * 37) % 200}`;
+      s.create(k, () => i);
+      keys.add(k);
+      if (i % 7 === 0)
+        expect(s.range('/registry/pods/').map((kv) => kv.key)).toEqual([...keys].sort());
+      if (i % 23 === 0) {
+        const d = [...keys][i % keys.size];
+        s.delete(d, s.get(d)!.modRevision);
+        keys.delete(d);
+      }
+    }
+    expect(s.range('/registry/pods/default/p1').map((kv) => kv.key)).toEqual(
+      [...keys].filter((k) => k.startsWith('/registry/pods/default/p1')).sort(),
+    );
   });
 });
 
 describe('EtcdStore leases', () => {
+  it('a range after a lease expired lists no key it removed, however the keys were added since the last range', () => {
+    const sim = new Simulation({ seed: 1 });
+    const s = new EtcdStore();
+    s.useClock(sim);
+    for (let i = 0; i < 6; i++) s.create(`/registry/events/default/e${i}`, () => i);
+    expect(s.range('/registry/events/')).toHaveLength(6);
+    const lease = s.grant(60);
+    // Fewer new keys than half the sorted ones: they wait to be merged in at the next range.
+    s.create('/registry/events/default/a', () => 1, lease);
+    s.create('/registry/events/default/f', () => 1, lease);
+    sim.runUntil(60_000);
+    expect(s.range('/registry/events/').map((kv) => kv.key)).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => `/registry/events/default/e${i}`),
+    );
+  });
+
   it('revokes an expired lease on the engine clock: its keys go in one revision, a DELETE each', () => {
     const sim = new Simulation({ seed: 1 });
     const s = new EtcdStore();

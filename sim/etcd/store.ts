@@ -72,9 +72,12 @@ type Slot = { kv: KeyValue };
 
 /**
  * Bucket holds the keys that share their first two path segments (/registry/pods/). sorted is its
- * slots in key order, kept until a key is added or removed (an update keeps the slot).
+ * slots in key order as of the last range, and added the slots created since, not yet in sorted:
+ * the next range sorts only those and merges them in, instead of sorting every key again (at
+ * scale a list of Pods runs while thousands are created). A removal drops the order (an update
+ * keeps the slot).
  */
-type Bucket = { readonly prefix: string; readonly slots: Map<string, Slot>; sorted: Slot[] | undefined };
+type Bucket = { readonly prefix: string; readonly slots: Map<string, Slot>; sorted: Slot[] | undefined; added: Slot[] };
 
 /** EtcdStore is the cluster's only persistent state. */
 export class EtcdStore {
@@ -103,7 +106,7 @@ export class EtcdStore {
     if (last && last.prefix.length === n && key.startsWith(last.prefix)) return last;
     for (const b of this.buckets)
       if (b.prefix.length === n && key.startsWith(b.prefix)) return (this.last = b);
-    const b: Bucket = { prefix: key.slice(0, n), slots: new Map(), sorted: undefined };
+    const b: Bucket = { prefix: key.slice(0, n), slots: new Map(), sorted: undefined, added: [] };
     this.buckets.push(b);
     return (this.last = b);
   }
@@ -123,7 +126,11 @@ export class EtcdStore {
   }
 
   private sortedSlots(b: Bucket): Slot[] {
-    return (b.sorted ??= [...b.slots.values()].sort((x, y) => (x.kv.key < y.kv.key ? -1 : x.kv.key > y.kv.key ? 1 : 0)));
+    if (b.sorted === undefined) b.sorted = [...b.slots.values()].sort(byKey);
+    else if (b.added.length) b.sorted = mergeSorted(b.sorted, b.added.sort(byKey));
+    else return b.sorted;
+    b.added = [];
+    return b.sorted;
   }
 
   /** count returns how many keys have the prefix. */
@@ -145,8 +152,10 @@ export class EtcdStore {
     const rev = ++this.revision;
     const kv: KeyValue<V> = { key, value: makeValue(rev), createRevision: rev, modRevision: rev, version: 1 };
     if (lease !== undefined) this.attach(kv, lease);
-    slots.set(key, { kv });
-    b.sorted = undefined;
+    const slot = { kv };
+    slots.set(key, slot);
+    // A bucket that gained more keys than half of those it had is sorted afresh.
+    if (b.sorted !== undefined && b.added.push(slot) > b.sorted.length / 2) this.dropOrder(b);
     this.notify({ type: 'PUT', kv });
     return { succeeded: true, revision: rev, kv };
   }
@@ -176,11 +185,16 @@ export class EtcdStore {
     if (!cur || cur.modRevision !== expectedModRevision) return { succeeded: false, revision: this.revision, current: cur };
     const rev = ++this.revision;
     slots.delete(key);
-    b.sorted = undefined;
+    this.dropOrder(b);
     if (cur.lease !== undefined) this.leases.get(cur.lease)?.keys.delete(key);
     const kv: KeyValue<V> = { ...cur, modRevision: rev };
     this.notify({ type: 'DELETE', kv, prevKv: cur });
     return { succeeded: true, revision: rev, kv };
+  }
+
+  private dropOrder(b: Bucket): void {
+    b.sorted = undefined;
+    if (b.added.length) b.added = [];
   }
 
   /** image captures the store's contents (no watchers) for load. */
@@ -213,7 +227,7 @@ export class EtcdStore {
         list.push(slot);
         slots.set(kv.key, slot);
       }
-      this.buckets.push({ prefix: b.prefix, slots, sorted: b.order.map((i) => list[i]) });
+      this.buckets.push({ prefix: b.prefix, slots, sorted: b.order.map((i) => list[i]), added: [] });
     }
     this.lastLeaseID = image.leases?.lastID ?? 0;
     for (const l of image.leases?.granted ?? []) {
@@ -281,7 +295,7 @@ export class EtcdStore {
       const cur = b.slots.get(key)?.kv;
       if (!cur) continue;
       b.slots.delete(key);
-      b.sorted = undefined;
+      this.dropOrder(b);
       this.notify({ type: 'DELETE', kv: { ...cur, modRevision: rev }, prevKv: cur });
     }
   }
@@ -299,4 +313,20 @@ export class EtcdStore {
   private notify(ev: WatchEvent): void {
     for (const w of this.watchers) if (ev.kv.key.startsWith(w.prefix)) w.cb(ev);
   }
+}
+
+function byKey(x: Slot, y: Slot): number {
+  return x.kv.key < y.kv.key ? -1 : x.kv.key > y.kv.key ? 1 : 0;
+}
+
+// mergeSorted merges two lists of slots sorted by key (no key is in both).
+function mergeSorted(a: Slot[], b: Slot[]): Slot[] {
+  const out = new Array<Slot>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i].kv.key < b[j].kv.key ? a[i++] : b[j++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
 }
