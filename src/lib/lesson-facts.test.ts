@@ -1098,3 +1098,18 @@ describe(`${L7} (lesson7-edge, seed 3)`, () => {
     expect(forwarded.some((e) => shopIPs.has(e.dst.replace(/:\d+$/, '')))).toBe(true);
   });
 });
+
+describe(`${L7} (lesson7-policy and lesson7-policy-bridge, seed 5)`, () => {
+  it('"The frontend gets its answer; the Pod other gets silence" under Calico; "other gets its answer too" under bridge', () => {
+    const calico = run('lesson7-policy', 5);
+    const bridge = run('lesson7-policy-bridge', 5);
+    const exit = (r: RunResult, pod: string) =>
+      entries(r, 'command').find((e) => e.command.includes(`exec -n shop ${pod} -- curl`))
+        ?.exitCode;
+    expect(exit(calico, 'frontend')).toBe(0);
+    expect(exit(calico, 'other')).toBe(28);
+    const dropped = entries(calico, 'packet').find((e) => e.from === 'shop/other')!;
+    expect(dropped.outcome).toBe('dropped');
+    expect(exit(bridge, 'other')).toBe(0);
+  });
+});

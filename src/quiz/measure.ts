@@ -310,9 +310,10 @@ export function packetEntries(
 }
 
 /**
- * stepCommand is the command entry of a scenario step: of the commands recorded at the step's
- * time, the one in the step's place among the steps at that time (an apply step records
- * `kubectl apply -f -`; a fault records none, so a fault sharing a command's time shifts it).
+ * stepCommand is the command entry of a scenario step: of the commands recorded from the step's
+ * time until the next step's, the one in the step's place among the steps at that time. A command
+ * is recorded when it ends, which is later than its step when it lets time pass (curl -m, sleep);
+ * an apply step records `kubectl apply -f -`, a fault none.
  */
 export function stepCommand(
   run: RunView,
@@ -321,9 +322,10 @@ export function stepCommand(
   const t = run.stepTimes[step];
   if (t === undefined) return undefined;
   const place = run.stepTimes.slice(0, step).filter((x) => x === t).length;
+  const next = Math.min(...run.stepTimes.filter((x) => x > t), Infinity);
   return run.trace.filter(
     (e): e is Extract<TraceEntry, { kind: 'command' }> =>
-      e.kind === 'command' && Math.abs(e.t - t) < 1e-9,
+      e.kind === 'command' && e.t >= t - 1e-9 && e.t < next - 1e-9,
   )[place];
 }
 
