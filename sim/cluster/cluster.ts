@@ -631,6 +631,7 @@ export class Cluster {
         const p = this.proxies.find((x) => x.owns(pod));
         return p?.listeners(tcpClient(this.dataplane, pod));
       },
+      imageServes: (image) => this.images.lookup(image).serves,
     };
   }
 

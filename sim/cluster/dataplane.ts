@@ -25,7 +25,9 @@ import {
 } from '../dns/coredns.ts';
 import type { Rng } from '../engine/rng.ts';
 import type { Simulation } from '../engine/simulation.ts';
+import type { ServedPort } from '../runtime/images.ts';
 import {
+  declaredListeners,
   listeners,
   type HttpRequest,
   type HttpResponse,
@@ -70,6 +72,8 @@ export interface DataplaneCluster {
    * the image's own (runtime/servers.ts).
    */
   podListeners?(pod: Pod): Listener[] | undefined;
+  /** imageServes is what a scenario says an image serves (cluster.images.<image>.serves). */
+  imageServes?(image: string): ServedPort[] | undefined;
 }
 
 /**
@@ -332,9 +336,13 @@ export type TcpClient = (
 export function tcpClient(c: DataplaneCluster, pod: Pod): TcpClient {
   const listenersOf = (target: Pod): Listener[] =>
     c.podListeners?.(target) ??
-    target.spec.containers.flatMap((k) =>
-      listeners(k, target.spec.hostname ?? target.metadata.name),
-    );
+    target.spec.containers.flatMap((k) => {
+      // A scenario's declaration of what an image serves replaces the catalogue's.
+      const declared = c.imageServes?.(k.image);
+      return declared
+        ? declaredListeners(declared)
+        : listeners(k, target.spec.hostname ?? target.metadata.name);
+    });
   return (ip, port) => {
     const conn = connect(c, pod, ip, port, (target, p) =>
       listenersOf(target).some((l) => l.port === p),

@@ -187,3 +187,61 @@ describe('curl from a Pod to a Service', () => {
     expect(out.stdout).toMatch(/^web-/);
   });
 });
+
+describe('an image a scenario declares', () => {
+  it('serves what cluster.images says on its port, and refuses the others', () => {
+    const yaml = `name: custom-image
+seed: 2
+cluster:
+  images:
+    example.com/shop:1.0:
+      serves:
+        - port: 9000
+          body: "shop v1\\n"
+        - port: 9001
+          status: 503
+          body: down
+steps:
+  - at: 0s
+    apply: |
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: shop
+        labels: {app: shop}
+      spec:
+        containers:
+          - name: shop
+            image: example.com/shop:1.0
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata:
+        name: shop
+      spec:
+        selector: {app: shop}
+        ports:
+          - {name: a, port: 80, targetPort: 9000}
+          - {name: b, port: 81, targetPort: 9001}
+          - {name: c, port: 82, targetPort: 9002}
+      ---
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: client
+      spec:
+        containers:
+          - name: curl
+            image: curlimages/curl:8.17.0
+            command: [sleep, "3600"]
+until: 1m
+`;
+    const r = new ScenarioRun(parseScenario(yaml, 'custom-image.yaml'));
+    r.runUntil(40_000);
+    expect(r.cluster.kubectl('exec client -- curl -s shop').stdout).toBe('shop v1\n');
+    expect(
+      r.cluster.kubectl(`exec client -- curl -s -o /dev/null -w '%{http_code}' shop:81`).stdout,
+    ).toBe('503');
+    expect(r.cluster.kubectl('exec client -- curl -s shop:82').exitCode).toBe(7);
+  });
+});

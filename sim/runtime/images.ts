@@ -24,6 +24,15 @@ export interface ImageBehaviour {
   shell?: boolean;
   /** ignoreSigterm: PID 1 has no SIGTERM handler, so stopping waits for the grace period. */
   ignoreSigterm?: boolean;
+  /** serves: the ports a scenario says the image listens on, and each one's HTTP answer. */
+  serves?: ServedPort[];
+}
+
+/** ServedPort is one port a scenario-declared image listens on, and what it answers. */
+export interface ServedPort {
+  port: number;
+  body?: string;
+  status?: number;
 }
 
 /** ImageOverride is how a scenario declares an image's behaviour (durations as "30s", sizes as "72MB"). */
@@ -36,6 +45,7 @@ export interface ImageOverride {
   exitCode?: number;
   runFor?: string | number;
   ignoreSigterm?: boolean;
+  serves?: ServedPort[];
 }
 
 /** DEFAULT_IMAGE_SIZE is used for images the catalogue does not know (50 MB). */
@@ -317,6 +327,7 @@ export class ImageCatalog {
       if (o.runFor !== undefined) base.runFor = durationMs(o.runFor);
       if (o.exitCode !== undefined) base.exitCode = o.exitCode;
       if (o.ignoreSigterm !== undefined) base.ignoreSigterm = o.ignoreSigterm;
+      if (o.serves) base.serves = o.serves;
     }
     this.cache.set(image, base);
     return base;

@@ -13,7 +13,7 @@
 
 import type { Container } from '../api/types.ts';
 import { EPOCH_UNIX_MS, formatTime } from '../engine/clock.ts';
-import { normalizeImage } from './images.ts';
+import { normalizeImage, type ServedPort } from './images.ts';
 
 /** HttpRequest is what a client sends. */
 export interface HttpRequest {
@@ -127,6 +127,47 @@ function flagValue(argv: string[], name: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * declaredListeners are the ports a scenario says an image listens on (cluster.images.<image>.
+ * serves): each answers every request with its status and body.
+ */
+export function declaredListeners(serves: readonly ServedPort[]): Listener[] {
+  return serves.map((p) => {
+    const status = p.status ?? 200;
+    const body = p.body ?? '';
+    return {
+      port: p.port,
+      serve(req, now) {
+        return {
+          status,
+          reason: REASONS[status] ?? '',
+          headers: [
+            ['Date', httpDate(now)],
+            ['Content-Length', String(body.length)],
+            ['Content-Type', 'text/plain; charset=utf-8'],
+          ],
+          body: req.method === 'HEAD' ? '' : body,
+        };
+      },
+    };
+  });
+}
+
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
+  301: 'Moved Permanently',
+  302: 'Found',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
 
 /**
  * listeners are the ports a container listens on, from its image and its command and args,

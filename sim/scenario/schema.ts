@@ -164,6 +164,34 @@ export const ImageBehaviourSchema = z
       .default(1)
       .describe('Exit code when it crashes.')
       .meta({ ja: 'クラッシュしたときの終了コード。' }),
+    serves: z
+      .array(
+        z
+          .object({
+            port: z
+              .int({ error: 'expected a port number from 1 to 65535' })
+              .min(1, { error: 'expected a port number from 1 to 65535' })
+              .max(65535, { error: 'expected a port number from 1 to 65535' })
+              .describe('The TCP port the container listens on.')
+              .meta({ ja: 'コンテナが待ち受ける TCP ポート。' }),
+            body: z
+              .string()
+              .default('')
+              .describe('What it answers every HTTP request with.')
+              .meta({ ja: 'すべての HTTP リクエストへの応答の本文。' }),
+            status: z
+              .int({ error: 'expected an HTTP status from 100 to 599' })
+              .min(100, { error: 'expected an HTTP status from 100 to 599' })
+              .max(599, { error: 'expected an HTTP status from 100 to 599' })
+              .default(200)
+              .describe('The HTTP status it answers with.')
+              .meta({ ja: '応答の HTTP ステータス。' }),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe('What the image serves: each port its process listens on and its HTTP answer (curl and wget from other Pods reach it).')
+      .meta({ ja: 'イメージが提供するもの: プロセスが待ち受けるポートと、その HTTP の応答（ほかの Pod の curl や wget が届く）。' }),
   })
   .strict();
 
