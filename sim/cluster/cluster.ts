@@ -42,12 +42,14 @@ import { drive, untilInSlices } from '../engine/steps.ts';
 import type { TraceLevel } from '../engine/trace.ts';
 import { EtcdStore, type EtcdImage } from '../etcd/store.ts';
 import { execSync } from '../kubelet/exec.ts';
-import { dnsClient, tcpClient, type DataplaneCluster } from './dataplane.ts';
+import { dnsClient, externalClient, tcpClient, type DataplaneCluster } from './dataplane.ts';
+import { curl } from '../runtime/curl.ts';
+import { RESOLVER_TIMEOUT_MS } from '../dns/resolver.ts';
 import type { Rng } from '../engine/rng.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { healthyComponentStatuses, runKubectl, type KubectlResult } from '../kubectl/kubectl.ts';
 import { NodeFilesystem } from '../node/filesystem.ts';
-import { runShell } from '../node/shell.ts';
+import { runShell, splitWords } from '../node/shell.ts';
 import { iptablesSaveCommand, ipvsadmCommand, nftCommand } from '../proxy/commands.ts';
 import { NodeIptables } from '../proxy/iptables.ts';
 import { KubeProxy } from '../proxy/proxier.ts';
@@ -106,6 +108,12 @@ export interface NodeAgents {
   /** recent is the kernel's `recent` match lists (sessionAffinity ClientIP). */
   recent: Map<string, number>;
 }
+
+/**
+ * WORKSTATION is the machine outside the cluster that a console's `curl`, or an exec step with
+ * this node, runs on (Cluster.workstation).
+ */
+export const WORKSTATION = 'workstation';
 
 /** BIRTH is when the cluster is built, before the scenario's time 0. */
 export const BIRTH_MS = -60_000;
@@ -624,7 +632,8 @@ export class Cluster {
         };
       },
       peekAll: <T>(
-        resource: 'pods' | 'services' | 'endpointslices' | 'namespaces' | 'networkpolicies',
+        resource:
+          'pods' | 'services' | 'endpointslices' | 'namespaces' | 'networkpolicies' | 'nodes',
       ) => this.apiserver.peekAll(resource) as T[],
       // A proxy Pod answers as its controller last programmed it, forwarding from that Pod.
       podListeners: (pod) => {
@@ -685,10 +694,48 @@ export class Cluster {
   }
 
   /**
+   * workstation runs a command on a machine outside the cluster, on the nodes' network
+   * (WORKSTATION_IP): `curl` to a LoadBalancer Service's address or to a node's address and a
+   * NodePort, as a browser or a client on the Internet would reach the cluster.
+   * Simplification: the workstation resolves no names (no public DNS here): use addresses, and a
+   * Host header for a name-based route; curl is its only program.
+   */
+  private workstation(line: string): CommandOutput {
+    const argv = splitWords(line.trim());
+    let out: CommandOutput;
+    if (argv[0] !== 'curl')
+      out = {
+        stdout: '',
+        stderr: `${argv[0] ?? ''}: the workstation outside the cluster runs only curl in this simulator\n`,
+        exitCode: 127,
+      };
+    else
+      out = curl(
+        {
+          resolve: (name) =>
+            /^\d{1,3}(\.\d{1,3}){3}$/.test(name) ? { addresses: [name] } : { error: 'noname' },
+          connect: externalClient(this.dataplane),
+          resolverTimeoutMs: RESOLVER_TIMEOUT_MS,
+          sleep: (ms) => this.sim.runUntil(this.sim.now() + ms),
+        },
+        argv.slice(1),
+      );
+    this.sim.record({
+      kind: 'command',
+      from: `shell@${WORKSTATION}`,
+      to: `shell@${WORKSTATION}`,
+      command: line,
+      exitCode: out.exitCode,
+    });
+    return out;
+  }
+
+  /**
    * exec runs a node command line (sim/node/shell.ts): ls, cat, mv, systemctl, crictl,
    * iptables-save, with or without sudo.
    */
   exec(node: string, line: string): CommandOutput {
+    if (node === WORKSTATION) return this.workstation(line);
     const n = this.nodes.get(node);
     if (!n)
       return {

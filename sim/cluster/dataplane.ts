@@ -13,7 +13,7 @@
 // Simplification: the drop is decided for both ends at once, as if Felix's rules on both nodes
 // were one; the flow is dropped whether the source's egress or the destination's ingress refuses.
 
-import type { NetworkPolicy, Pod, Service } from '../api/types.ts';
+import type { NetworkPolicy, Node, Pod, Service } from '../api/types.ts';
 import type { Namespace } from '../registry/core/namespaces/types.ts';
 import type { EndpointSlice } from '../registry/discovery/endpointslices/types.ts';
 import {
@@ -64,7 +64,7 @@ export interface DataplaneCluster {
   sim: Simulation;
   node(name: string): DataplaneNode | undefined;
   peekAll<T>(
-    resource: 'pods' | 'services' | 'endpointslices' | 'namespaces' | 'networkpolicies',
+    resource: 'pods' | 'services' | 'endpointslices' | 'namespaces' | 'networkpolicies' | 'nodes',
   ): T[];
   /**
    * podListeners are the ports a Pod answers on when a component rather than its image says
@@ -356,5 +356,80 @@ export function tcpClient(c: DataplaneCluster, pod: Pod): TcpClient {
       localPort: 32768 + Math.floor(src.kernel.float() * (60999 - 32768 + 1)),
       serve: (req) => listener.serve(req, c.sim.now()),
     };
+  };
+}
+
+/** WORKSTATION_IP is the address of the machine outside the cluster that `curl` runs on. */
+export const WORKSTATION_IP = '192.0.2.10';
+
+/**
+ * externalClient returns the connect function of a machine outside the cluster (the learner's
+ * workstation, WORKSTATION_IP): a connection to a LoadBalancer Service's address goes through
+ * the load balancer to a node's port for the Service, and one to a node's address on a NodePort
+ * reaches that node; either way the node's rules (KUBE-NODEPORTS, KUBE-EXT, then the Service's
+ * chain) pick an endpoint, as for a Pod's connection. Anything else has no route: the SYN is
+ * lost.
+ * Simplification: the fake cloud's load balancer sends every connection to the first Ready node
+ * in name order (a real one spreads them over the nodes its health checks pass), and
+ * externalTrafficPolicy: Local is not applied to it.
+ */
+export function externalClient(c: DataplaneCluster): TcpClient {
+  return (ip, port) => {
+    const services = c.peekAll<Service>('services');
+    const nodes = c.peekAll<Node>('nodes');
+    const ready = (n: Node) =>
+      n.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True') ?? false;
+    let via: { node: Node; service: Service; port: number } | undefined;
+    for (const s of services) {
+      const lb = s.status?.loadBalancer?.ingress?.some((x) => x.ip === ip);
+      const p = s.spec.ports?.find((x) => x.port === port && (x.protocol ?? 'TCP') === 'TCP');
+      if (lb && p) {
+        const node = [...nodes]
+          .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))
+          .find((n) => ready(n) && !n.spec?.unschedulable);
+        if (node) via = { node, service: s, port: p.port };
+        break;
+      }
+    }
+    if (!via) {
+      const node = nodes.find((n) => n.status?.addresses?.some((a) => a.address === ip));
+      const s = node && services.find((x) => x.spec.ports?.some((p) => p.nodePort === port));
+      if (node && s)
+        via = { node, service: s, port: s.spec.ports!.find((p) => p.nodePort === port)!.port };
+      else if (node) {
+        // A node's address on a port nothing listens on: its kernel resets the connection.
+        c.sim.record({
+          kind: 'packet',
+          from: 'outside/workstation',
+          to: '',
+          dst: `${ip}:${port}`,
+          node: node.metadata.name,
+          chains: [],
+          outcome: 'refused',
+        });
+        return { outcome: 'refused' };
+      }
+    }
+    if (!via || !via.service.spec.clusterIP || via.service.spec.clusterIP === 'None') {
+      c.sim.record({
+        kind: 'packet',
+        from: 'outside/workstation',
+        to: '',
+        dst: `${ip}:${port}`,
+        node: '',
+        chains: [],
+        outcome: 'timeout',
+      });
+      return { outcome: 'timeout' };
+    }
+    // The packet enters the cluster at via.node and is translated there, as a Pod's is.
+    const entry = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { namespace: 'outside', name: 'workstation' },
+      spec: { nodeName: via.node.metadata.name, containers: [] },
+      status: { podIP: WORKSTATION_IP, phase: 'Running' },
+    } as unknown as Pod;
+    return tcpClient(c, entry)(via.service.spec.clusterIP, via.port);
   };
 }

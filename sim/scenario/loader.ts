@@ -297,8 +297,10 @@ export function validateScenario(input: unknown, file = '<inline scenario>', doc
     if (latest >= 0 && st.at < s.steps[latest].at)
       issue('at', `found ${at}, earlier than step ${latest + 1} (at ${timeText(['steps', latest, 'at'], s.steps[latest].at)}); expected steps in time order`);
     if (latest < 0 || st.at >= s.steps[latest].at) latest = i;
-    if (st.node !== undefined && !names.has(st.node) && st.node !== 'control-plane')
-      issue('node', `found "${st.node}", expected one of ${[...names].slice(0, 10).join(', ')}${names.size > 10 ? ', ...' : ''} or control-plane${didYouMean(st.node, [...names, 'control-plane'])}`);
+    // An exec step may also run on the workstation outside the cluster (curl from outside).
+    const workstation = st.exec !== undefined && st.node === 'workstation';
+    if (st.node !== undefined && !names.has(st.node) && st.node !== 'control-plane' && !workstation)
+      issue('node', `found "${st.node}", expected one of ${[...names].slice(0, 10).join(', ')}${names.size > 10 ? ', ...' : ''} or control-plane${st.exec !== undefined ? ' (or workstation, the machine outside the cluster)' : ''}${didYouMean(st.node, [...names, 'control-plane'])}`);
     if (st.at > s.until) issue('at', `found ${at}, after until (${timeText(['until'], s.until)}); expected steps at or before until`);
     // What kube-apiserver would reject in a manifest is the author's mistake, unless the step says it expects it.
     if (st.apply !== undefined) for (const m of checkManifests(st.apply, st.expectError, doc, ['steps', i, 'apply'], src)) issue('apply', m.message, m);

@@ -22,7 +22,7 @@ export type ConsoleLine =
  * parseConsoleLine reads one line. A leading "$ " prompt is dropped; blank lines and # comments
  * are empty. `kubectl ARGS` runs kubectl, and so does a line that starts with one of kubectl's own
  * commands (`get pods`), since a quiz answer may leave "kubectl" out. `ssh [USER@]NODE COMMAND`
- * runs COMMAND on NODE. `help` lists what the console accepts. Anything else is a program the
+ * runs COMMAND on NODE; `curl ...` runs on the workstation outside the cluster. `help` lists what the console accepts. Anything else is a program the
  * console does not have, as a shell says.
  */
 export function parseConsoleLine(raw: string): ConsoleLine {
@@ -37,6 +37,9 @@ export function parseConsoleLine(raw: string): ConsoleLine {
     // ssh admin@control-plane reaches the same machine as ssh control-plane.
     return { kind: 'exec', node: m[1].replace(/^[^@]*@/, ''), line: m[2].trim() };
   }
+  // curl at the prompt runs on the learner's workstation, outside the cluster (Cluster.exec's
+  // "workstation"): it reaches LoadBalancer addresses and node addresses on NodePorts.
+  if (program === 'curl') return { kind: 'exec', node: 'workstation', line };
   if (KUBECTL_COMMANDS.includes(program)) return { kind: 'kubectl', args: line };
   return { kind: 'unknown', program };
 }
@@ -55,7 +58,7 @@ export function consoleScript(text: string): string[] {
 /** lineLabel is how a read line shows in a transcript: `kubectl get pods`, `ssh node-1 ls`. */
 export function lineLabel(c: ConsoleLine, raw: string): string {
   if (c.kind === 'kubectl') return `kubectl ${c.args}`.trimEnd();
-  if (c.kind === 'exec') return `ssh ${c.node} ${c.line}`;
+  if (c.kind === 'exec') return c.node === 'workstation' ? c.line : `ssh ${c.node} ${c.line}`;
   return raw.trim();
 }
 
@@ -83,6 +86,9 @@ const COMMAND_LINES = {
   ssh NODE COMMAND            (crictl ps|pods|images, iptables-save -t nat, nft list ruleset,
                                ipvsadm -Ln, ls, cat, mv,
                                systemctl status|start|stop|restart kubelet; sudo is accepted)
+  curl [-sSvI] [-H HEADER] http://ADDRESS[:PORT]/PATH
+                              (from a workstation outside the cluster: a LoadBalancer's
+                               EXTERNAL-IP, or a node's address and a NodePort)
   help                        (this list)`,
   },
   ja: {
@@ -104,6 +110,9 @@ const COMMAND_LINES = {
   ssh ノード名 コマンド       (crictl ps|pods|images、iptables-save -t nat、nft list ruleset、
                                ipvsadm -Ln、ls、cat、mv、
                                systemctl status|start|stop|restart kubelet。sudo も使える)
+  curl [-sSvI] [-H ヘッダー] http://アドレス[:ポート]/パス
+                              (クラスターの外のワークステーションから。LoadBalancer の
+                               EXTERNAL-IP、またはノードのアドレスと NodePort)
   help                        (この一覧)`,
   },
 } satisfies Record<Lang, unknown>;
@@ -250,7 +259,7 @@ export function complete(line: string, names: Names): Completion {
 }
 
 function candidatesFor(before: string[], word: string, names: Names): string[] {
-  if (before.length === 0) return ['help', 'kubectl', 'ssh'];
+  if (before.length === 0) return ['curl', 'help', 'kubectl', 'ssh'];
   const [program, ...rest] = before;
   if (program === 'ssh') {
     if (rest.length === 0) return names.nodes ?? [];

@@ -1087,6 +1087,13 @@ describe(`${L7} (lesson7-edge, seed 3)`, () => {
     ).toMatch(/^shop-/);
   });
 
+  it('"From a workstation outside the cluster ... that address leads through the load balancer to a node"', () => {
+    expect(out('curl -s http://203.0.113.10/hostname')).toMatch(/^shop-/);
+    const p = entries(r, 'packet').find((e) => e.from === 'outside/workstation')!;
+    expect(p.node).toMatch(/^(node-\d|control-plane)$/);
+    expect(p.chains).toContain('KUBE-SERVICES');
+  });
+
   it('"The controller forwards to a backend Pod\'s own address, not to the Service\'s cluster IP"', () => {
     const shopIPs = new Set(
       (r.objects.pods ?? [])
