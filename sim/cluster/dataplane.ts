@@ -268,11 +268,18 @@ export function connect(
     }
     chains.push('KUBE-SERVICES');
     if (routes.length === 0) {
+      // internalTrafficPolicy: Local with endpoints on other nodes only: kube-proxy's filter rule
+      // is a DROP ("has no local endpoints"), so the connection goes unanswered.
+      if (info.internalPolicyLocal && hasReadyEndpoints(c, svc)) {
+        record('timeout', [...chains, 'DROP (has no local endpoints)']);
+        return { outcome: 'timeout' };
+      }
       // "has no endpoints": kube-proxy's REJECT rule answers with an ICMP port unreachable.
       record('rejected', src.rejects?.noEndpoints ?? chains);
       return { outcome: 'rejected' };
     }
-    chains.push(info.clusterPolicyChainName);
+    // Local internal traffic policy goes through the KUBE-SVL chain of the node's own endpoints.
+    chains.push(info.internalPolicyLocal ? info.localPolicyChainName : info.clusterPolicyChainName);
     const client = pod.status?.podIP ?? '';
     const now = c.sim.now();
     // sessionAffinity ClientIP: a `recent --rcheck --seconds T --reap` rule per endpoint comes
@@ -313,6 +320,18 @@ export function connect(
   }
   record('established', chains, endpoint, target);
   return { outcome: 'established', pod: target, port: targetPort };
+}
+
+/** hasReadyEndpoints says whether any EndpointSlice of the Service lists a ready endpoint. */
+function hasReadyEndpoints(c: DataplaneCluster, svc: Service): boolean {
+  return c
+    .peekAll<EndpointSlice>('endpointslices')
+    .some(
+      (e) =>
+        e.metadata.namespace === svc.metadata.namespace &&
+        e.metadata.labels?.['kubernetes.io/service-name'] === svc.metadata.name &&
+        (e.endpoints ?? []).some((x) => x.conditions?.ready !== false),
+    );
 }
 
 /** TcpClient is what a container's programs connect through (sim/runtime/curl.ts CurlHost). */

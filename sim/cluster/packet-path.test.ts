@@ -245,3 +245,63 @@ until: 1m
     expect(r.cluster.kubectl('exec client -- curl -s shop:82').exitCode).toBe(7);
   });
 });
+
+describe('internalTrafficPolicy: Local', () => {
+  it('reaches only an endpoint on the client’s node, and is dropped where there is none', () => {
+    const yaml = `name: local-policy
+seed: 3
+steps:
+  - at: 0s
+    apply: |
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: server
+        labels: {app: server}
+      spec:
+        nodeName: node-2
+        containers:
+          - name: netexec
+            image: registry.k8s.io/e2e-test-images/agnhost:2.53
+            args: [netexec, --http-port=8080]
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata:
+        name: local
+      spec:
+        selector: {app: server}
+        internalTrafficPolicy: Local
+        ports:
+          - {port: 80, targetPort: 8080}
+      ---
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: near
+      spec:
+        nodeName: node-2
+        containers:
+          - {name: curl, image: "curlimages/curl:8.17.0", command: [sleep, "3600"]}
+      ---
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: far
+      spec:
+        nodeName: node-1
+        containers:
+          - {name: curl, image: "curlimages/curl:8.17.0", command: [sleep, "3600"]}
+until: 1m
+`;
+    const r = new ScenarioRun(parseScenario(yaml, 'local-policy.yaml'));
+    r.runUntil(40_000);
+    expect(r.cluster.kubectl('exec near -- curl -s local/hostname').stdout).toBe('server');
+    const near = r.cluster.sim.trace.filter((e): e is PacketEntry => e.kind === 'packet').at(-1)!;
+    expect(near.chains[1]).toMatch(/^KUBE-SVL-/);
+    expect(r.cluster.kubectl('exec far -- curl -sS -m 2 local/hostname').exitCode).toBe(28);
+    const far = r.cluster.sim.trace.filter((e): e is PacketEntry => e.kind === 'packet').at(-1)!;
+    expect(far.outcome).toBe('timeout');
+    expect(far.chains).toContain('DROP (has no local endpoints)');
+  });
+});

@@ -172,7 +172,8 @@ export function packetPathDiagram(run: RunLike, opts: PacketPathOptions): Sequen
       continue;
     }
     if (e.outcome === 'timeout' && !e.endpoint) {
-      add(rules, rules, 'note', t.noRule, e);
+      // A rule that drops it (internalTrafficPolicy: Local, no local endpoint) or none at all.
+      add(rules, rules, 'note', e.chains.length ? e.chains.join(' → ') : t.noRule, e);
       continue;
     }
     const ep = e.endpoint ?? e.dst;
