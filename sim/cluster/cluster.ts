@@ -282,6 +282,11 @@ export class Cluster {
   readonly proxies: ProxyController[] = [];
   readonly nodes = new Map<string, NodeAgents>();
   readonly images: ImageCatalog;
+  /** dnsCaches are the CoreDNS Pods' answer caches (dataplane.ts), by namespace/name. */
+  private readonly dnsCaches = new Map<
+    string,
+    Map<string, { reply: import('../dns/coredns.ts').DnsReply; expires: number }>
+  >();
   /** cloud is the fake cloud provider behind cloud-controller-manager (`cluster.cloud: fake`). */
   readonly cloud: FakeCloud | undefined;
   private readonly cloudMode: 'none' | 'fake';
@@ -641,6 +646,11 @@ export class Cluster {
         return p?.listeners(tcpClient(this.dataplane, pod));
       },
       imageServes: (image) => this.images.lookup(image).serves,
+      dnsCache: (pod) => {
+        let m = this.dnsCaches.get(pod);
+        if (!m) this.dnsCaches.set(pod, (m = new Map()));
+        return m;
+      },
     };
   }
 

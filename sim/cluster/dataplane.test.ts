@@ -149,3 +149,22 @@ describe('nslookup in a busybox Pod', () => {
     );
   });
 });
+
+describe("CoreDNS's cache (cache 30)", () => {
+  it('keeps a not-found answer for 30 s: a Service created meanwhile resolves only after', () => {
+    const r = run();
+    // One CoreDNS Pod, so every question reaches the same cache.
+    r.cluster.kubectl('scale -n kube-system deployment coredns --replicas=1');
+    r.runUntil(80_000);
+    const ask = () => nslookup(r, 'late.shop.svc.cluster.local').stdout;
+    expect(ask()).toContain("** server can't find late.shop.svc.cluster.local: NXDOMAIN");
+    r.cluster.kubectl(
+      'apply -f -',
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: late\n  namespace: shop\nspec:\n  ports:\n    - port: 80\n',
+    );
+    r.runUntil(90_000);
+    expect(ask()).toContain('NXDOMAIN');
+    r.runUntil(111_000);
+    expect(ask()).toMatch(/Name:\tlate\.shop\.svc\.cluster\.local\nAddress: 10\./);
+  });
+});

@@ -72,6 +72,8 @@ export interface DataplaneCluster {
    * the image's own (runtime/servers.ts).
    */
   podListeners?(pod: Pod): Listener[] | undefined;
+  /** dnsCache is a DNS server Pod's answer cache (CoreDNS's cache plugin), by namespace/name. */
+  dnsCache?(pod: string): Map<string, { reply: DnsReply; expires: number }>;
   /** imageServes is what a scenario says an image serves (cluster.images.<image>.serves). */
   imageServes?(image: string): ServedPort[] | undefined;
 }
@@ -134,7 +136,19 @@ export function dnsClient(
       endpointSlices: c.peekAll<EndpointSlice>('endpointslices'),
       namespaces: c.peekAll<Namespace>('namespaces'),
     };
-    const reply = answer(view, name, qtype);
+    // kubeadm's Corefile has `cache 30`: each CoreDNS Pod keeps an answer, found or not, for
+    // up to 30 s (the records' TTL is 30 as well), so a Service created or deleted meanwhile is
+    // seen late. The cache is the answering Pod's own.
+    const cache = c.dnsCache?.(`${target.metadata.namespace}/${target.metadata.name}`);
+    const key = `${name.toLowerCase().replace(/\.$/, '')}|${qtype}`;
+    const now = c.sim.now();
+    const hit = cache?.get(key);
+    let reply: DnsReply;
+    if (hit && hit.expires > now) reply = hit.reply;
+    else {
+      reply = answer(view, name, qtype);
+      cache?.set(key, { reply, expires: now + DNS_CACHE_MS });
+    }
     c.sim.record({
       kind: 'dns',
       from: `${pod.metadata.namespace}/${pod.metadata.name}`,
@@ -377,6 +391,9 @@ export function tcpClient(c: DataplaneCluster, pod: Pod): TcpClient {
     };
   };
 }
+
+/** DNS_CACHE_MS is kubeadm's Corefile `cache 30`: how long a CoreDNS Pod keeps an answer. */
+export const DNS_CACHE_MS = 30_000;
 
 /** WORKSTATION_IP is the address of the machine outside the cluster that `curl` runs on. */
 export const WORKSTATION_IP = '192.0.2.10';

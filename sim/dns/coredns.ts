@@ -4,7 +4,7 @@
 // ip6.arpa; ttl 30 }`, then `forward . /etc/resolv.conf`), answering as the Kubernetes DNS
 // specification (kubernetes/dns docs/specification.md) says (see "Simplification:" notes).
 // Simplification: answers are computed from the objects as they are now: the plugin's informer
-// lag and the `cache 30` plugin's cached answers are not modelled.
+// lag is not modelled (the `cache 30` plugin's cached answers are: sim/cluster/dataplane.ts).
 // Simplification: the cluster has no upstream resolver: a name outside cluster.local (and a
 // reverse name the plugin does not know) gets NXDOMAIN, where a cluster on the Internet would
 // forward it to the node's resolver.
