@@ -93,3 +93,89 @@ ${manifest}
 ${o.steps ?? ''}until: ${o.until ?? '60s'}
 `;
 }
+
+/**
+ * netexecScenario is the packet path tests' scenario (seed 4, until 2m): three agnhost netexec
+ * Pods (app=web, /hostname answers the Pod's name on 8080) behind Service web, Services with a
+ * wrong targetPort (web-wrong-port), with sessionAffinity ClientIP (web-sticky) and with no
+ * endpoints (nobody), and a curl client Pod; settings go under cluster.settings (proxyMode: ...).
+ */
+export function netexecScenario(name: string, settings: Record<string, string> = {}): string {
+  const entries = Object.entries(settings);
+  const cluster = entries.length
+    ? `cluster:\n  settings:\n${entries.map(([k, v]) => `    ${k}: ${v}\n`).join('')}`
+    : '';
+  return `name: ${name}
+seed: 4
+${cluster}steps:
+  - at: 0s
+    apply: |
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: web
+      spec:
+        replicas: 3
+        selector:
+          matchLabels: {app: web}
+        template:
+          metadata:
+            labels: {app: web}
+          spec:
+            containers:
+              - name: netexec
+                image: registry.k8s.io/e2e-test-images/agnhost:2.53
+                args: [netexec, --http-port=8080]
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata:
+        name: web
+      spec:
+        selector: {app: web}
+        ports:
+          - port: 80
+            targetPort: 8080
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata:
+        name: web-wrong-port
+      spec:
+        selector: {app: web}
+        ports:
+          - port: 80
+            targetPort: 9090
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata:
+        name: web-sticky
+      spec:
+        selector: {app: web}
+        sessionAffinity: ClientIP
+        ports:
+          - port: 80
+            targetPort: 8080
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata:
+        name: nobody
+      spec:
+        selector: {app: nobody}
+        ports:
+          - port: 80
+      ---
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: client
+      spec:
+        containers:
+          - name: curl
+            image: curlimages/curl:8.17.0
+            command: [sleep, "3600"]
+until: 2m
+`;
+}

@@ -2,81 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { PacketEntry } from '../engine/trace.ts';
 import { parseScenario } from '../scenario/loader.ts';
 import { ScenarioRun } from '../scenario/runner.ts';
+import { netexecScenario } from '../testing.ts';
 
 /** SCENARIO: three agnhost netexec Pods behind Service web, a curl client, and a few mistakes. */
-const SCENARIO = `name: packet-path
-seed: 4
-steps:
-  - at: 0s
-    apply: |
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: web
-      spec:
-        replicas: 3
-        selector:
-          matchLabels: {app: web}
-        template:
-          metadata:
-            labels: {app: web}
-          spec:
-            containers:
-              - name: netexec
-                image: registry.k8s.io/e2e-test-images/agnhost:2.53
-                args: [netexec, --http-port=8080]
-      ---
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: web
-      spec:
-        selector: {app: web}
-        ports:
-          - port: 80
-            targetPort: 8080
-      ---
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: web-wrong-port
-      spec:
-        selector: {app: web}
-        ports:
-          - port: 80
-            targetPort: 9090
-      ---
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: web-sticky
-      spec:
-        selector: {app: web}
-        sessionAffinity: ClientIP
-        ports:
-          - port: 80
-            targetPort: 8080
-      ---
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: nobody
-      spec:
-        selector: {app: nobody}
-        ports:
-          - port: 80
-      ---
-      apiVersion: v1
-      kind: Pod
-      metadata:
-        name: client
-      spec:
-        containers:
-          - name: curl
-            image: curlimages/curl:8.17.0
-            command: [sleep, "3600"]
-until: 2m
-`;
+const SCENARIO = netexecScenario('packet-path');
 
 function run(): ScenarioRun {
   const r = new ScenarioRun(parseScenario(SCENARIO, 'packet-path.yaml'));

@@ -2,74 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { PacketEntry } from '../engine/trace.ts';
 import { parseScenario } from '../scenario/loader.ts';
 import { ScenarioRun } from '../scenario/runner.ts';
+import { netexecScenario } from '../testing.ts';
 
 /** scenario: three agnhost netexec Pods behind Service web and a curl client, in one mode. */
-const scenario = (mode: string) => `name: proxy-modes
-seed: 4
-cluster:
-  settings:
-    proxyMode: ${mode}
-steps:
-  - at: 0s
-    apply: |
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: web
-      spec:
-        replicas: 3
-        selector:
-          matchLabels: {app: web}
-        template:
-          metadata:
-            labels: {app: web}
-          spec:
-            containers:
-              - name: netexec
-                image: registry.k8s.io/e2e-test-images/agnhost:2.53
-                args: [netexec, --http-port=8080]
-      ---
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: web
-      spec:
-        selector: {app: web}
-        ports:
-          - port: 80
-            targetPort: 8080
-      ---
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: web-sticky
-      spec:
-        selector: {app: web}
-        sessionAffinity: ClientIP
-        ports:
-          - port: 80
-            targetPort: 8080
-      ---
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: nobody
-      spec:
-        selector: {app: nobody}
-        ports:
-          - port: 80
-      ---
-      apiVersion: v1
-      kind: Pod
-      metadata:
-        name: client
-      spec:
-        containers:
-          - name: curl
-            image: curlimages/curl:8.17.0
-            command: [sleep, "3600"]
-until: 2m
-`;
+const scenario = (mode: string) => netexecScenario('proxy-modes', { proxyMode: mode });
 
 function run(mode: string): ScenarioRun {
   const r = new ScenarioRun(parseScenario(scenario(mode), 'proxy-modes.yaml'));
