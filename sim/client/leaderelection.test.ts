@@ -222,6 +222,69 @@ describe('LeaderElector', () => {
     expect(tb.lease().spec.leaseTransitions).toBe(0);
   });
 
+  it('a 409 Conflict on the fast path falls back to GET and renews from the fresh Lease', () => {
+    const tb = testbed();
+    const a = tb.candidate('cp-1');
+    a.run();
+    tb.sim.runUntil(5_000);
+    // Someone else writes the Lease (a label): the leader's cached resourceVersion is stale.
+    const l = tb.lease();
+    tb.api.update<Lease>('test', 'leases', {
+      ...l,
+      metadata: { ...l.metadata, labels: { touched: 'yes' } },
+    });
+    tb.sim.runUntil(6_500);
+    const at6 = tb.leaseRequests('cp-1').filter((r) => r.t === 6_000);
+    expect(at6.map((r) => `${r.verb} ${r.code}`)).toEqual(['update 409', 'get 200', 'update 200']);
+    expect(a.isLeader()).toBe(true);
+    expect(tb.lease().metadata.labels).toEqual({ touched: 'yes' });
+    expect(tb.lease().spec.renewTime).toBe(formatMicroTime(6_000));
+  });
+
+  it('when kube-apiserver is down longer than the lease, the leader stops and a candidate leads once it is back', () => {
+    const branches = new Set<boolean>();
+    for (let seed = 1; seed <= 12; seed++) {
+      const tb = testbed(seed);
+      const a = tb.candidate('cp-1');
+      const b = tb.candidate('cp-2');
+      a.run();
+      tb.sim.runUntil(0);
+      b.run();
+      tb.sim.runUntil(10_001);
+      // On even seeds the outage begins right after B's next look.
+      if (seed % 2 === 0) {
+        const looks = tb.leaseRequests('cp-2').length;
+        while (tb.leaseRequests('cp-2').length === looks) tb.sim.runUntil(tb.sim.now() + 1);
+      }
+      const downAt = tb.sim.now();
+      tb.api.down = true;
+      tb.sim.runUntil(40_000);
+      const lastA = lastRenewal(tb.leaseRequests('cp-1'));
+      expect(tb.stopped('cp-1')).toHaveLength(1);
+      expect(tb.stopped('cp-1')[0] - lastA).toBeLessThanOrEqual(12_000);
+      expect(a.isLeader() || b.isLeader()).toBe(false);
+      tb.api.down = false;
+      tb.sim.runUntil(80_000);
+      // B judges by what it saw: if its last look before the outage showed A's last renewal, the
+      // lease has long expired for it and it takes over at its first try; if not, the record it
+      // reads after the outage is news, and it waits a full LeaseDuration from that look.
+      const [takeover] = tb.started('cp-2');
+      const firstLook = tb.leaseRequests('cp-2').find((r) => r.t > 40_000)!.t;
+      expect(firstLook - 40_000).toBeLessThanOrEqual(4_400);
+      const lastBefore = tb.leaseRequests('cp-2').filter((r) => r.t <= downAt && r.code === 200);
+      const sawLastRenewal = lastBefore[lastBefore.length - 1].t >= lastA;
+      branches.add(sawLastRenewal);
+      if (sawLastRenewal) expect(takeover).toBe(firstLook);
+      else {
+        expect(takeover - firstLook).toBeGreaterThanOrEqual(15_000);
+        expect(takeover - firstLook).toBeLessThanOrEqual(15_000 + 4_400);
+      }
+      expect(tb.lease().spec.leaseTransitions).toBe(1);
+    }
+    // Both cases happened.
+    expect(branches.size).toBe(2);
+  });
+
   it('exactly one leads at any time, from the Lease and the callbacks alike (property over seeds)', () => {
     let losses = 0;
     for (let seed = 1; seed <= 30; seed++) {
