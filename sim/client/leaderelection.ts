@@ -87,7 +87,10 @@ type Phase = 'new' | 'acquiring' | 'leading' | 'stopped';
 
 /**
  * LeaderElector is one process's leader election client. A process that restarts is a new
- * LeaderElector with a new identity (upstream the uuid is drawn at every start).
+ * LeaderElector with a new identity (upstream the uuid is drawn at every start). recorder is the
+ * component's core/v1 recorder: kube-scheduler's is its broadcaster's DeprecatedNewLegacyRecorder
+ * for the first profile's schedulerName (source component "default-scheduler"), and
+ * kube-controller-manager's has source component "kube-controller-manager"; neither sets a host.
  */
 export class LeaderElector {
   readonly identity: string;
