@@ -222,7 +222,7 @@ test('an edited scenario reaches its figure and StepOutput without a restart, an
   let from = output.length;
   await edit(page, FILES.scenario, (s) => s.replace('fault: node-down', 'fault: node-dwn'));
   const scenarioError =
-    'content/scenarios/authoring-e2e.yaml:25:12: step 3 (at 30s): fault: found "node-dwn", expected one of node-down, node-up, partition, heal, kubelet-stop, kubelet-start, apiserver-down, apiserver-up, etcd-down, etcd-up; did you mean node-down?';
+    'content/scenarios/authoring-e2e.yaml:25:12: step 3 (at 30s): fault: found "node-dwn", expected one of node-down, node-up, partition, heal, kubelet-stop, kubelet-start, apiserver-down, apiserver-up, etcd-down, etcd-up, etcd-member-down, etcd-member-up; did you mean node-down?';
   expect(await overlayText(page)).toContain(scenarioError);
   await expect.poll(() => count(from, `[authoring] ${scenarioError}`)).toBe(1);
   // Astro's own log of the failed render (with a stack trace) is left out: the error shows once.

@@ -140,6 +140,13 @@ export class KubeAPIServer {
   private readonly etcd: EtcdStore;
   /** down makes every request fail, as when kube-apiserver is stopped. */
   down = false;
+  /**
+   * etcdError is what a request fails with while etcd is down: etcd's request timeout, or
+   * another etcd error (server/etcdserver/errors) when a Raft cluster has no quorum or leader.
+   * Simplification: the request fails at once; upstream it waits for etcd's request timeout
+   * (7 s by default) first.
+   */
+  etcdError = 'etcdserver: request timed out';
   /** unreachable holds nodes that cannot reach kube-apiserver (partitioned or powered off). */
   readonly unreachable = new Set<string>();
   /** freeze deep-freezes stored objects so that a component mutating cached state fails loudly. */
@@ -208,7 +215,7 @@ export class KubeAPIServer {
   private connect(user: string, reachable = this.reachable(user)): void {
     if (this.down) throw newConnectionError(`The connection to the server ${this.address} was refused - did you specify the right host or port?`);
     if (!reachable) throw newConnectionError(`Get "https://${this.address}/api": dial tcp ${this.address}: i/o timeout`);
-    if (this.etcd.down && user !== ETCD) throw newConnectionError('etcdserver: request timed out');
+    if (this.etcd.down && user !== ETCD) throw newConnectionError(this.etcdError);
   }
 
   private info(resource: ResourceName): ResourceInfo {

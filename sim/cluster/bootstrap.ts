@@ -103,7 +103,11 @@ export const CLOUD_CONTROLLER_MANAGER_IMAGE =
  * the ways https://kubernetes.io/docs/tasks/administer-cluster/running-cloud-controller/ allows
  * (most providers ship a DaemonSet or Deployment on the control-plane nodes).
  */
-export function controlPlanePods(node: string, cloud: 'none' | 'fake' = 'none'): Pod[] {
+export function controlPlanePods(
+  node: string,
+  cloud: 'none' | 'fake' = 'none',
+  ip = '10.0.0.10',
+): Pod[] {
   const v = KUBERNETES_VERSION;
   const cloudPods =
     cloud === 'fake'
@@ -117,7 +121,7 @@ export function controlPlanePods(node: string, cloud: 'none' | 'fake' = 'none'):
   return [
     staticPod('etcd', node, 'registry.k8s.io/etcd:3.6.4-0', '100m', [
       'etcd',
-      '--advertise-client-urls=https://10.0.0.10:2379',
+      `--advertise-client-urls=https://${ip}:2379`,
     ]),
     staticPod('kube-apiserver', node, `registry.k8s.io/kube-apiserver:${v}`, '250m', [
       'kube-apiserver',
@@ -151,8 +155,9 @@ export const MANIFESTS_DIR = '/etc/kubernetes/manifests';
 export function staticPodManifests(
   node: string,
   cloud: 'none' | 'fake' = 'none',
+  ip = '10.0.0.10',
 ): { file: string; pod: unknown }[] {
-  return controlPlanePods(node, cloud).map((p) => {
+  return controlPlanePods(node, cloud, ip).map((p) => {
     const component = p.metadata.labels!.component;
     return {
       file: `${component}.yaml`,
@@ -344,7 +349,7 @@ export function kubernetesService(): Service {
 }
 
 /** kubernetesEndpointSlice is the slice kube-apiserver's endpoint reconciler keeps for itself. */
-export function kubernetesEndpointSlice(apiserverIP: string): EndpointSlice {
+export function kubernetesEndpointSlice(...apiserverIPs: string[]): EndpointSlice {
   return {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
@@ -357,7 +362,10 @@ export function kubernetesEndpointSlice(apiserverIP: string): EndpointSlice {
       },
     }),
     addressType: 'IPv4',
-    endpoints: [{ addresses: [apiserverIP], conditions: { ready: true } }],
+    // Each kube-apiserver's lease endpoint reconciler lists its own address (sorted by IP).
+    // Simplification: the list is written at birth and not updated when an apiserver stops
+    // (upstream an instance whose master lease, TTL 15 s, lapses drops out).
+    endpoints: apiserverIPs.map((ip) => ({ addresses: [ip], conditions: { ready: true } })),
     ports: [{ name: 'https', port: 6443, protocol: 'TCP' }],
   };
 }

@@ -6,7 +6,7 @@
 // Pods start and CoreDNS is scheduled, with tracing off, so that a scenario starts at 0 with a
 // settled cluster whose objects are a minute old, as on a freshly built kubeadm cluster.
 //
-// Simplification: a birth depends only on the cluster's shape (nodes, settings, cloud, images), so
+// Simplification: a birth depends only on the cluster's shape (nodes, control plane, settings, cloud, images), so
 // it is simulated once per shape, with a fixed seed on its own random stream, up to IMAGE_MS
 // (-5 s), and kept as an image: etcd's contents, from which each node's running containers are known
 // (their Pods' statuses). A run loads the image and starts every component against it at IMAGE_MS,
@@ -58,7 +58,8 @@ import { ContainerRuntime } from '../runtime/container-runtime.ts';
 import { crictl } from '../runtime/crictl.ts';
 import { ImageCatalog } from '../runtime/images.ts';
 import { toYAML } from '../kubectl/yaml-json.ts';
-import type { ClusterConfig, Fault } from '../scenario/schema.ts';
+import { MEMBER_FAULTS, type ClusterConfig, type Fault } from '../scenario/schema.ts';
+import { HAControlPlane } from './control-plane.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import * as boot from './bootstrap.ts';
 import { ingressNginxObjects, nginxGatewayObjects } from '../ingress/addons.ts';
@@ -217,21 +218,31 @@ function planNodes(config: ClusterConfig): NodePlan[] {
   return plan;
 }
 
+/**
+ * controlPlaneNames are the control-plane nodes of a cluster shape: `control-plane` alone, or
+ * control-plane-1 ... control-plane-N (`cluster.controlPlane.count` 3 or 5). They come first in
+ * the plan, so their node IPs are 10.0.0.10 ... and the workers' follow.
+ */
+export function controlPlaneNames(config: ClusterConfig): string[] {
+  const count = config.controlPlane?.count ?? 1;
+  return count === 1
+    ? ['control-plane']
+    : Array.from({ length: count }, (_, i) => `control-plane-${i + 1}`);
+}
+
 function planWithoutCloud(config: ClusterConfig): NodePlan[] {
-  const plan: NodePlan[] = [
-    {
-      name: 'control-plane',
-      cpu: '4',
-      memory: '8Gi',
-      pods: 110,
-      labels: {
-        'node-role.kubernetes.io/control-plane': '',
-        'node.kubernetes.io/exclude-from-external-load-balancers': '',
-      },
-      taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
-      images: [],
+  const plan: NodePlan[] = controlPlaneNames(config).map((name) => ({
+    name,
+    cpu: '4',
+    memory: '8Gi',
+    pods: 110,
+    labels: {
+      'node-role.kubernetes.io/control-plane': '',
+      'node.kubernetes.io/exclude-from-external-load-balancers': '',
     },
-  ];
+    taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
+    images: [],
+  }));
   for (const n of config.nodes) {
     const names =
       'name' in n ? [n.name] : Array.from({ length: n.count }, (_, i) => `${n.namePrefix}${i + 1}`);
@@ -255,12 +266,16 @@ function planWithoutCloud(config: ClusterConfig): NodePlan[] {
  * YAML was a tenth of a cluster's birth).
  */
 const manifestCache = new Map<string, { file: string; text: string }[]>();
-function manifestTexts(node: string, cloud: 'none' | 'fake'): { file: string; text: string }[] {
-  const key = `${cloud} ${node}`;
+function manifestTexts(
+  node: string,
+  cloud: 'none' | 'fake',
+  ip: string,
+): { file: string; text: string }[] {
+  const key = `${cloud} ${node} ${ip}`;
   let texts = manifestCache.get(key);
   if (!texts) {
     texts = boot
-      .staticPodManifests(node, cloud)
+      .staticPodManifests(node, cloud, ip)
       .map((m) => ({ file: m.file, text: toYAML(m.pod) }));
     if (manifestCache.size > 16) manifestCache.clear();
     manifestCache.set(key, texts);
@@ -273,6 +288,10 @@ export class Cluster {
   readonly sim: Simulation;
   readonly etcd = new EtcdStore();
   readonly apiserver: KubeAPIServer;
+  /** controlPlanes are the control-plane nodes' names (controlPlaneNames). */
+  readonly controlPlanes: readonly string[];
+  /** ha is the highly available control plane of a cluster with several control-plane nodes. */
+  readonly ha: HAControlPlane | undefined;
   readonly scheduler: Scheduler;
   readonly controllers: { start(): void; stop(): void }[];
   /**
@@ -312,6 +331,7 @@ export class Cluster {
     this.apiserver.freeze = opts.freeze ?? false;
     this.apiserver.recordChanges = false;
     this.apiserver.address = `${boot.nodeIP(0)}:6443`;
+    this.controlPlanes = controlPlaneNames(opts.config);
     // Calico's install-cni init container copies its files and finishes (a second, modelled).
     this.images = new ImageCatalog(
       opts.config.settings.cni === 'calico'
@@ -331,9 +351,10 @@ export class Cluster {
       this.etcd.load(image.etcd);
       this.apiserver.restoreAllocations();
     } else this.bootstrapObjects(opts.config);
-    // Simplification: kube-scheduler and kube-controller-manager run without leader election, and
-    // kube-apiserver without its identity lease, so kube-system has none of their Leases (upstream
-    // they are renewed every 2 s: client-go tools/leaderelection, pkg/controlplane/apiserver).
+    // Simplification: with one control-plane node, kube-scheduler and kube-controller-manager run
+    // without leader election, so kube-system has none of their Leases (upstream they are renewed
+    // every 2 s even then: client-go tools/leaderelection); with several (control-plane.ts) they
+    // elect a leader. kube-apiserver runs without its identity lease (pkg/controlplane/apiserver).
     // kube-scheduler builds a second clientset for its events (cmd/kube-scheduler/app/options
     // createClients), so Events do not take the bindings' tokens.
     const sched = { qps: st.kubeSchedulerAPIQPS, burst: st.kubeSchedulerAPIBurst };
@@ -378,7 +399,25 @@ export class Cluster {
         new CloudNodeController(this.sim, client(CloudNodeController.NAME), this.cloud, ccm),
       );
     }
-    for (const c of this.controllers) c.start();
+    if (this.controlPlanes.length > 1) {
+      this.ha = new HAControlPlane(
+        this.sim,
+        this.apiserver,
+        this.etcd,
+        (name) => this.nodes.get(name)!,
+        this.controlPlanes,
+        (user) => new Client(this.apiserver, user, kcm),
+      );
+      const controllers = this.controllers;
+      this.ha.elect('kube-controller-manager', {
+        start: () => {
+          for (const c of controllers) c.start();
+        },
+        stop: () => {
+          for (const c of controllers) c.stop();
+        },
+      });
+    } else for (const c of this.controllers) c.start();
     // The add-ons' controllers run in their own Pods upstream, each with its own client
     // (client-go's default QPS 5, burst 10).
     const addonClient = (user: string) => new Client(this.apiserver, user, { qps: 5, burst: 10 });
@@ -389,7 +428,8 @@ export class Cluster {
     if (opts.config.gateway)
       this.proxies.push(new ProxyController(this.sim, addonClient('nginx-gateway'), 'gateway'));
     for (const p of this.proxies) p.start();
-    this.scheduler.start();
+    if (this.ha) this.ha.elect('kube-scheduler', this.scheduler);
+    else this.scheduler.start();
 
     plan.forEach((p, i) => this.addNode(p, i, plan.length, image));
     if (!image) this.bootstrapPods(plan);
@@ -405,7 +445,7 @@ export class Cluster {
     // kube-controller-manager keep working whether or not their static Pods' containers run.
     // (A function literal assigned to a property would be pretenured: see eslint.config.js.)
     const sync = () => this.syncControlPlane();
-    this.nodes.get('control-plane')!.runtime.onStateChange = sync;
+    for (const name of this.controlPlanes) this.nodes.get(name)!.runtime.onStateChange = sync;
     this.syncControlPlane();
   }
 
@@ -417,8 +457,10 @@ export class Cluster {
       'kube-system',
       'kube-proxy',
     );
-    for (const p of boot.controlPlanePods('control-plane', this.cloudMode))
-      this.apiserver.create('bootstrap', 'pods', p);
+    this.controlPlanes.forEach((name, i) => {
+      for (const p of boot.controlPlanePods(name, this.cloudMode, boot.nodeIP(i)))
+        this.apiserver.create('bootstrap', 'pods', p);
+    });
     for (const p of plan) this.apiserver.create('bootstrap', 'pods', boot.kubeProxyPod(ds, p.name));
     const daemonSets = [ds.metadata.name];
     if (this.sim.settings.cni === 'calico') {
@@ -464,6 +506,7 @@ export class Cluster {
    * kube-apiserver fails every request while etcd is down (see KubeAPIServer.connect).
    */
   private syncControlPlane(): void {
+    if (this.ha) return this.ha.sync();
     const cp = this.nodes.get('control-plane')!;
     const running = (component: string): boolean =>
       cp.runtime.running &&
@@ -490,7 +533,11 @@ export class Cluster {
     for (const sa of boot.addonServiceAccounts()) api.create('bootstrap', 'serviceaccounts', sa);
     api.createDefaultServiceCIDR();
     api.create('bootstrap', 'services', boot.kubernetesService());
-    api.create('bootstrap', 'endpointslices', boot.kubernetesEndpointSlice(boot.nodeIP(0)));
+    api.create(
+      'bootstrap',
+      'endpointslices',
+      boot.kubernetesEndpointSlice(...this.controlPlanes.map((_, i) => boot.nodeIP(i))),
+    );
     api.create('bootstrap', 'services', boot.kubeDNSService());
     api.create('bootstrap', 'daemonsets', boot.kubeProxyDaemonSet());
     api.create('bootstrap', 'deployments', boot.coreDNS());
@@ -531,9 +578,9 @@ export class Cluster {
         ...p.images,
         'registry.k8s.io/pause:3.10',
         `registry.k8s.io/kube-proxy:${boot.KUBERNETES_VERSION}`,
-        ...(index === 0
+        ...(index < this.controlPlanes.length
           ? boot
-              .controlPlanePods(p.name, this.cloudMode)
+              .controlPlanePods(p.name, this.cloudMode, ip)
               .map((x) => x.spec.containers[0].image)
               .concat('registry.k8s.io/coredns/coredns:v1.12.1')
           : []),
@@ -543,8 +590,8 @@ export class Cluster {
     const fs = new NodeFilesystem();
     for (const dir of ['/root', '/tmp', boot.MANIFESTS_DIR])
       fs.mkdir(dir, dir === '/tmp' ? 0o1777 : dir === '/root' ? 0o700 : 0o755, BIRTH_MS);
-    if (index === 0)
-      for (const m of manifestTexts(p.name, this.cloudMode))
+    if (index < this.controlPlanes.length)
+      for (const m of manifestTexts(p.name, this.cloudMode, ip))
         fs.writeFile(`${boot.MANIFESTS_DIR}/${m.file}`, m.text, 0o600, BIRTH_MS);
     const kubeletLimits = {
       qps: this.sim.settings.kubeletAPIQPS,
@@ -566,7 +613,9 @@ export class Cluster {
         runtime,
         // Simplification: only the control plane's kubelet reads a static Pod directory; the
         // workers' is empty and stays so (node commands cannot copy files between machines).
-        ...(index === 0 ? { staticPodPath: boot.MANIFESTS_DIR, files: fs } : {}),
+        ...(index < this.controlPlanes.length
+          ? { staticPodPath: boot.MANIFESTS_DIR, files: fs }
+          : {}),
       },
     );
     const clusterCIDR = boot.clusterCIDR(total);
@@ -802,6 +851,11 @@ export class Cluster {
     if (node && !n) throw new Error(`fault ${kind}: node "${node}" not found`);
     this.sim.record({ kind: 'fault', from: 'scenario', to: node ?? 'cluster', fault: kind, node });
     const api = this.apiserver;
+    if (this.ha && MEMBER_FAULTS.has(kind)) {
+      this.ha.fault(kind, node);
+      api.breakWatches();
+      return;
+    }
     switch (kind) {
       case 'node-down':
         if (!n!.power) return;
@@ -849,15 +903,18 @@ export class Cluster {
         api.down = false;
         break;
       case 'etcd-down':
+      case 'etcd-member-down':
         this.etcdFault = true;
         this.etcd.down = true;
         break;
       case 'etcd-up':
+      case 'etcd-member-up':
         this.etcdFault = false;
         this.etcd.down = false;
         break;
     }
     if (kind.startsWith('apiserver') || kind.startsWith('etcd')) this.syncControlPlane();
+    else if (this.ha && this.controlPlanes.includes(n!.name)) this.ha.sync();
     api.breakWatches();
   }
 

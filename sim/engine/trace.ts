@@ -176,7 +176,34 @@ export interface PacketEntry extends TraceBase {
   protocol?: 'UDP';
 }
 
+/**
+ * One Raft message between etcd members (from and to are etcd@<node>), or a member's change of
+ * role (msg StateChange, from = to, with state). term is the message's (or the new) term; index
+ * and logTerm are the last log entry a vote asks with or an append follows; commit the sender's
+ * commit index; reject a refused vote or append.
+ */
+export interface RaftEntry extends TraceBase {
+  kind: 'raft';
+  msg:
+    | 'MsgPreVote'
+    | 'MsgPreVoteResp'
+    | 'MsgVote'
+    | 'MsgVoteResp'
+    | 'MsgApp'
+    | 'MsgAppResp'
+    | 'MsgHeartbeat'
+    | 'MsgHeartbeatResp'
+    | 'StateChange';
+  term: number;
+  index?: number;
+  logTerm?: number;
+  commit?: number;
+  reject?: boolean;
+  state?: 'follower' | 'pre-candidate' | 'candidate' | 'leader';
+}
+
 export type TraceEntry =
+  | RaftEntry
   | DnsEntry
   | PacketEntry
   | RequestEntry

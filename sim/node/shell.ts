@@ -1,7 +1,8 @@
 // The shell of a node, as `ssh <node> <command>` reaches it: a command line split into words and
 // run by one of a few programs, each printing what the real one prints, errors included:
 // ls, cat, mv (GNU coreutils 9), systemctl status|start|stop|restart (systemd 252), crictl
-// (cri-tools), iptables-save, nft list and ipvsadm -L. A leading `sudo` is accepted.
+// (cri-tools), iptables-save, nft list, ipvsadm -L and, on a highly available control plane's
+// nodes, etcdctl. A leading `sudo` is accepted.
 // Simplification: no pipes, redirections, globbing, variables or quoting beyond '...' and "...";
 // the shell runs as root in /root; systemctl knows the kubelet and containerd units only, and
 // `systemctl status` prints no journal lines.
@@ -28,6 +29,14 @@ export interface NodeShellHost {
   iptablesSave(args: string[]): CommandResult;
   nft(args: string[]): CommandResult;
   ipvsadm(args: string[]): CommandResult;
+  /**
+   * etcdctl is etcd's client on a control-plane node of a highly available control plane
+   * (absent elsewhere: command not found). Simplification: it is installed on the host, with
+   * ETCDCTL_ENDPOINTS and the certificate variables set for the local member (kubeadm installs no
+   * etcdctl; it is run in the etcd Pod or installed from the etcd release, with --cacert, --cert
+   * and --key naming /etc/kubernetes/pki/etcd/*).
+   */
+  etcdctl?(args: string[]): CommandResult;
 }
 
 const ok = (stdout = ''): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
@@ -92,6 +101,8 @@ function run(host: NodeShellHost, argv: string[]): CommandResult | undefined {
       return host.nft(args);
     case 'ipvsadm':
       return host.ipvsadm(args);
+    case 'etcdctl':
+      return host.etcdctl?.(args);
     default:
       return undefined;
   }

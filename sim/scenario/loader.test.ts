@@ -215,15 +215,19 @@ describe('parseScenario', () => {
   it('rejects node on a step whose action takes no node, and accepts it where one is needed', () => {
     const base = 'name: a\nseed: 1\nuntil: 1m\nsteps:\n  - at: 5s\n';
     const msg =
-      'which does not use a node; expected node only on exec steps and on the faults node-down, node-up, partition, heal, kubelet-stop, kubelet-start';
+      'which does not use a node; expected node only on exec steps, on the faults node-down, node-up, partition, heal, kubelet-stop, kubelet-start, etcd-member-down, etcd-member-up, and (naming a control-plane node) on apiserver-down, apiserver-up, etcd-down and etcd-up';
     expect(issues(`${base}    kubectl: get pods\n    node: node-1\n`)).toEqual([
       `step 1 (at 5s): node (line 7, column 11): found node "node-1" on a kubectl step, ${msg}`,
     ]);
     expect(issues(`${base}    apply: "kind: Namespace"\n    node: node-1\n`)).toEqual([
       `step 1 (at 5s): node (line 7, column 11): found node "node-1" on an apply step, ${msg}`,
     ]);
+    // apiserver-down takes a node only to name one control-plane node of several.
     expect(issues(`${base}    fault: apiserver-down\n    node: node-2\n`)).toEqual([
-      `step 1 (at 5s): node (line 7, column 11): found node "node-2" on a fault apiserver-down step, ${msg}`,
+      'step 1 (at 5s): node (line 7, column 11): found "node-2", expected a control-plane node for apiserver-down: control-plane',
+    ]);
+    expect(issues(`${base}    fault: etcd-member-down\n`)).toEqual([
+      'step 1 (at 5s): node (line 5, column 5): found nothing, expected the node the fault applies to',
     ]);
     expect(
       parseScenario(
@@ -308,7 +312,7 @@ describe('parseScenario', () => {
     expect(
       err('name: a\nseed: 1\nuntil: 1m\ncluster:\n  settings: {}\n  image: {}\n').issues[0],
     ).toContain(
-      'found unknown field image, expected only the fields the scenario format defines here (nodes, settings, cloud, images, ingress, gateway); did you mean images?',
+      'found unknown field image, expected only the fields the scenario format defines here (nodes, controlPlane, settings, cloud, images, ingress, gateway); did you mean images?',
     );
     expect(err('name: a\nname: b\nseed: 1\nuntil: 1m\n').details[0]).toMatchObject({
       line: 2,

@@ -4,7 +4,7 @@
 import { parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
 import { formatDuration } from '../engine/clock.ts';
-import { ScenarioSchema, type Scenario } from './schema.ts';
+import { MEMBER_FAULTS, ScenarioSchema, type Scenario } from './schema.ts';
 import { checkManifests } from './manifests.ts';
 import { didYouMean } from './suggest.ts';
 
@@ -275,10 +275,12 @@ export function validateScenario(input: unknown, file = '<inline scenario>', doc
   const s = r.data;
   const issues: Issue[] = [];
   const names = new Set<string>();
+  const cpCount = s.cluster.controlPlane?.count ?? 1;
+  const controlPlanes = cpCount === 1 ? ['control-plane'] : Array.from({ length: cpCount }, (_, i) => `control-plane-${i + 1}`);
   for (const n of s.cluster.nodes) {
     const list = 'name' in n ? [n.name] : Array.from({ length: n.count }, (_, i) => `${n.namePrefix}${i + 1}`);
     for (const name of list) {
-      if (names.has(name) || name === 'control-plane') issues.push({ text: `cluster.nodes${whereText(locate(doc, ['cluster', 'nodes'], src))}: found the node name "${name}" twice, expected unique names (control-plane is reserved)`, ...locate(doc, ['cluster', 'nodes'], src) });
+      if (names.has(name) || name === 'control-plane' || controlPlanes.includes(name)) issues.push({ text: `cluster.nodes${whereText(locate(doc, ['cluster', 'nodes'], src))}: found the node name "${name}" twice, expected unique names (${controlPlanes.join(', ')} ${controlPlanes.length === 1 ? 'is' : 'are'} reserved)`, ...locate(doc, ['cluster', 'nodes'], src) });
       names.add(name);
     }
   }
@@ -299,8 +301,11 @@ export function validateScenario(input: unknown, file = '<inline scenario>', doc
     if (latest < 0 || st.at >= s.steps[latest].at) latest = i;
     // An exec step may also run on the workstation outside the cluster (curl from outside).
     const workstation = st.exec !== undefined && st.node === 'workstation';
-    if (st.node !== undefined && !names.has(st.node) && st.node !== 'control-plane' && !workstation)
-      issue('node', `found "${st.node}", expected one of ${[...names].slice(0, 10).join(', ')}${names.size > 10 ? ', ...' : ''} or control-plane${st.exec !== undefined ? ' (or workstation, the machine outside the cluster)' : ''}${didYouMean(st.node, [...names, 'control-plane'])}`);
+    const member = st.fault !== undefined && MEMBER_FAULTS.has(st.fault);
+    if (member && st.node !== undefined && !controlPlanes.includes(st.node))
+      issue('node', `found "${st.node}", expected a control-plane node for ${st.fault}: ${controlPlanes.join(', ')}${didYouMean(st.node, controlPlanes)}`);
+    else if (st.node !== undefined && !names.has(st.node) && !controlPlanes.includes(st.node) && !workstation)
+      issue('node', `found "${st.node}", expected one of ${[...names].slice(0, 10).join(', ')}${names.size > 10 ? ', ...' : ''} or ${controlPlanes.join(', ')}${st.exec !== undefined ? ' (or workstation, the machine outside the cluster)' : ''}${didYouMean(st.node, [...names, ...controlPlanes])}`);
     if (st.at > s.until) issue('at', `found ${at}, after until (${timeText(['until'], s.until)}); expected steps at or before until`);
     // What kube-apiserver would reject in a manifest is the author's mistake, unless the step says it expects it.
     if (st.apply !== undefined) for (const m of checkManifests(st.apply, st.expectError, doc, ['steps', i, 'apply'], src)) issue('apply', m.message, m);

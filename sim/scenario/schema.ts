@@ -190,8 +190,12 @@ export const ImageBehaviourSchema = z
           .strict(),
       )
       .optional()
-      .describe('What the image serves: each port its process listens on and its HTTP answer (curl and wget from other Pods reach it).')
-      .meta({ ja: 'イメージが提供するもの: プロセスが待ち受けるポートと、その HTTP の応答（ほかの Pod の curl や wget が届く）。' }),
+      .describe(
+        'What the image serves: each port its process listens on and its HTTP answer (curl and wget from other Pods reach it).',
+      )
+      .meta({
+        ja: 'イメージが提供するもの: プロセスが待ち受けるポートと、その HTTP の応答（ほかの Pod の curl や wget が届く）。',
+      }),
   })
   .strict();
 
@@ -255,6 +259,26 @@ export const ClusterSchema = z
       .meta({
         ja: 'ワーカーノード（コントロールプレーンノードは常に追加される）。デフォルト: CPU 4、メモリー 8Gi、Pod 110 の node-1 から node-3。',
       }),
+    controlPlane: z
+      .object({
+        count: z
+          .number({ error: 'expected 1, 3 or 5' })
+          .refine((n) => n === 1 || n === 3 || n === 5, {
+            error:
+              'expected 1, 3 or 5 (an odd number of etcd members: 4 tolerates no more failures than 3)',
+          })
+          .default(1)
+          .describe('How many control-plane nodes. Default: 1.')
+          .meta({ ja: 'コントロールプレーンノードの数。デフォルト: 1。' }),
+      })
+      .strict()
+      .optional()
+      .describe(
+        "The control plane: count 1 (one node named control-plane) or 3 or 5 (control-plane-1 ... control-plane-N, each running etcd, kube-apiserver, kube-scheduler and kube-controller-manager as kubeadm's stacked topology does). Default: count 1.",
+      )
+      .meta({
+        ja: 'コントロールプレーン: count 1（control-plane という 1 台）または 3 か 5（control-plane-1 から control-plane-N。kubeadm の stacked 構成のように、各ノードで etcd、kube-apiserver、kube-scheduler、kube-controller-manager が動く）。デフォルト: count 1。',
+      }),
     settings: SettingsSchema.default({}),
     cloud: z
       .enum(['none', 'fake'])
@@ -302,6 +326,8 @@ export const FAULTS = [
   'apiserver-up',
   'etcd-down',
   'etcd-up',
+  'etcd-member-down',
+  'etcd-member-up',
 ] as const;
 /** NODE_FAULTS are the faults that act on one node, named by the step's `node`. */
 export const NODE_FAULTS: ReadonlySet<string> = new Set<string>([
@@ -311,6 +337,20 @@ export const NODE_FAULTS: ReadonlySet<string> = new Set<string>([
   'heal',
   'kubelet-stop',
   'kubelet-start',
+  'etcd-member-down',
+  'etcd-member-up',
+]);
+/**
+ * MEMBER_FAULTS stop or start one control-plane component: with `node` (a control-plane node)
+ * the one on that node, without it (apiserver-* and etcd-* only) every one of them.
+ */
+export const MEMBER_FAULTS: ReadonlySet<string> = new Set<string>([
+  'apiserver-down',
+  'apiserver-up',
+  'etcd-down',
+  'etcd-up',
+  'etcd-member-down',
+  'etcd-member-up',
 ]);
 
 export const StepSchema = z
@@ -379,7 +419,12 @@ export const StepSchema = z
         path: ['node'],
         message: `found nothing, expected the node the ${s.exec !== undefined ? 'command runs on' : 'fault applies to'}`,
       });
-    else if (!takesNode && s.node !== undefined && actions.length === 1) {
+    else if (
+      !takesNode &&
+      s.node !== undefined &&
+      actions.length === 1 &&
+      !(s.fault !== undefined && MEMBER_FAULTS.has(s.fault))
+    ) {
       const what =
         s.fault !== undefined
           ? `a fault ${s.fault}`
@@ -389,7 +434,7 @@ export const StepSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['node'],
-        message: `found node ${JSON.stringify(s.node)} on ${what} step, which does not use a node; expected node only on exec steps and on the faults ${[...NODE_FAULTS].join(', ')}`,
+        message: `found node ${JSON.stringify(s.node)} on ${what} step, which does not use a node; expected node only on exec steps, on the faults ${[...NODE_FAULTS].join(', ')}, and (naming a control-plane node) on apiserver-down, apiserver-up, etcd-down and etcd-up`,
       });
     }
   });

@@ -56,7 +56,7 @@ describe('contentIssues', () => {
         file: 'content/scenarios/broken.yaml',
         line: 6,
         column: 12,
-        text: 'step 1 (at 1s): fault: found "node-dwn", expected one of node-down, node-up, partition, heal, kubelet-stop, kubelet-start, apiserver-down, apiserver-up, etcd-down, etcd-up; did you mean node-down?',
+        text: 'step 1 (at 1s): fault: found "node-dwn", expected one of node-down, node-up, partition, heal, kubelet-stop, kubelet-start, apiserver-down, apiserver-up, etcd-down, etcd-up, etcd-member-down, etcd-member-up; did you mean node-down?',
       },
       {
         file: 'content/questions/b.yaml',

@@ -73,7 +73,7 @@ describe('the scenario loader', () => {
         file: 'content/scenarios/broken.yaml',
         line: 6,
         column: 12,
-        text: 'step 1 (at 1s): fault: found "node-dwn", expected one of node-down, node-up, partition, heal, kubelet-stop, kubelet-start, apiserver-down, apiserver-up, etcd-down, etcd-up; did you mean node-down?',
+        text: 'step 1 (at 1s): fault: found "node-dwn", expected one of node-down, node-up, partition, heal, kubelet-stop, kubelet-start, apiserver-down, apiserver-up, etcd-down, etcd-up, etcd-member-down, etcd-member-up; did you mean node-down?',
       },
     ]);
   });

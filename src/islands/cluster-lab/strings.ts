@@ -117,6 +117,8 @@ const en = {
     'apiserver-up': 'Start kube-apiserver',
     'etcd-down': 'Stop etcd',
     'etcd-up': 'Start etcd',
+    'etcd-member-down': 'Stop etcd member',
+    'etcd-member-up': 'Start etcd member',
   } as Record<string, string>,
 };
 
@@ -232,6 +234,8 @@ const ja: LabStrings = {
     'apiserver-up': 'kube-apiserver を起動',
     'etcd-down': 'etcd を停止',
     'etcd-up': 'etcd を起動',
+    'etcd-member-down': 'etcd メンバーを停止',
+    'etcd-member-up': 'etcd メンバーを起動',
   },
 };
 
