@@ -60,6 +60,7 @@ import { ImageCatalog } from '../runtime/images.ts';
 import { toYAML } from '../kubectl/yaml-json.ts';
 import { MEMBER_FAULTS, type ClusterConfig, type Fault } from '../scenario/schema.ts';
 import { HAControlPlane } from './control-plane.ts';
+import { etcdctl } from '../etcd/etcdctl.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import * as boot from './bootstrap.ts';
 import { ingressNginxObjects, nginxGatewayObjects } from '../ingress/addons.ts';
@@ -832,6 +833,21 @@ export class Cluster {
         iptablesSave: (args) => iptablesSaveCommand(args, n.proxy.iptables, now()),
         nft: (args) => nftCommand(args, n.proxy.nftables),
         ipvsadm: (args) => ipvsadmCommand(args, n.proxy.ipvs),
+        ...(this.ha && this.controlPlanes.includes(node)
+          ? {
+              etcdctl: (args: string[]) =>
+                etcdctl(
+                  {
+                    member: node,
+                    raft: this.ha!.raft,
+                    store: this.etcd,
+                    members: this.controlPlanes,
+                    ipOf: (m) => this.nodes.get(m)!.ip,
+                  },
+                  args,
+                ),
+            }
+          : {}),
       },
       line.trim(),
     );

@@ -606,11 +606,14 @@ function termAt(m: Member, i: number): number {
  * computeMemberID, a SHA-1 there; a simpler hash here).
  */
 export function memberID(name: string): string {
-  let a = 0x9e3779b9;
-  let b = 0x85ebca6b;
-  for (let i = 0; i < name.length; i++) {
-    a = Math.imul(a ^ name.charCodeAt(i), 0x01000193) >>> 0;
-    b = Math.imul(b ^ (name.charCodeAt(i) * 31 + i), 0xc2b2ae35) >>> 0;
-  }
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+  const mix = (seed: number): string => {
+    let h = seed >>> 0;
+    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+    // murmur3's finaliser spreads every input bit over the word.
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+    return ((h ^ (h >>> 16)) >>> 0).toString(16).padStart(8, '0');
+  };
+  // etcd prints an ID as %x of its uint64: no leading zeros.
+  return (mix(0x811c9dc5) + mix(0x9e3779b9)).replace(/^0+(?=.)/, '');
 }
