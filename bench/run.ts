@@ -1,6 +1,7 @@
 /// <reference types="node" />
 // Benchmarks for the simulator. Run with `npm run bench` (all) or
-// `npm run bench -- grading|scheduler|scale` (grading times the quiz's trace level, requests, and the full
+// `npm run bench -- grading|ha|scheduler|scale` (ha: node-failure with one and three control-plane
+// nodes; grading times the quiz's trace level, requests, and the full
 // trace, or one level given: `grading none`; `scale 2h` runs the 150,000 Pods on for two virtual
 // hours; SCALE_NODES=500 runs either at a tenth of the size), or
 // `npm run bench -- compare <scenario> <checkout> <checkout>...` to time two versions of sim/ in one
@@ -282,6 +283,28 @@ async function compare(name: string, roots: string[]): Promise<void> {
     );
 }
 
+/**
+ * ha: the node-failure grading run (trace requests) with one control-plane node and with three
+ * (the same scenario with `cluster.controlPlane.count: 3`), alternated run by run in one process.
+ */
+function ha(): void {
+  const one = load('node-failure');
+  const three = { ...one, cluster: { ...one.cluster, controlPlane: { count: 3 as const } } };
+  const times = { one: [] as number[], three: [] as number[] };
+  const events = { one: 0, three: 0 };
+  for (let i = 0; i < WARMUP + 150; i++)
+    for (const [k, sc] of [['one', one], ['three', three]] as const) {
+      const t0 = performance.now();
+      const run = new ScenarioRun(sc, { seed: 100 + i, traceLevel: 'requests' });
+      run.run();
+      if (i >= WARMUP) times[k].push(performance.now() - t0);
+      events[k] = run.cluster.sim.eventsProcessed;
+    }
+  console.log(
+    `ha node-failure (trace requests), median of 150 runs each after ${WARMUP} warm-up, alternated: count 1 ${median(times.one).toFixed(2)} ms (${events.one} events), count 3 ${median(times.three).toFixed(2)} ms (${events.three} events): ${(median(times.three) / median(times.one)).toFixed(2)}x`,
+  );
+}
+
 const which = process.argv[2] ?? 'all';
 if (which === 'compare') {
   const [name, ...roots] = process.argv.slice(3);
@@ -297,5 +320,6 @@ for (const l of traceLevels)
   if (!['full', 'requests', 'none'].includes(l))
     throw new Error(`unknown trace level ${l}: want full, requests or none`);
 if (which === 'grading' || which === 'all') for (const l of traceLevels) grading(l);
+if (which === 'ha' || which === 'all') ha();
 if (which === 'scheduler' || which === 'all') await schedulerAlone();
 if (which === 'scale' || which === 'all') scale(process.argv[3]);

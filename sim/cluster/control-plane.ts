@@ -223,6 +223,8 @@ export class HAControlPlane {
   }
 
   private syncing = false;
+  /** cutKey names the partitioned members the Raft cluster was last told of. */
+  private cutKey = '';
 
   private syncMembers(): void {
     const hosts = this.members.map((m) => this.host(m));
@@ -232,7 +234,11 @@ export class HAControlPlane {
       else for (const e of this.elected) this.startElector(e, h.name);
     }
     const cut = new Set(hosts.filter((h) => h.partitioned).map((h) => h.name));
-    this.raft.setConnected((a, b) => a === b || (!cut.has(a) && !cut.has(b)));
+    const cutKey = [...cut].join(',');
+    if (cutKey !== this.cutKey) {
+      this.cutKey = cutKey;
+      this.raft.setConnected((a, b) => a === b || (!cut.has(a) && !cut.has(b)));
+    }
     const up = hosts.filter(
       (h) =>
         !h.partitioned && !this.apiserverFault.has(h.name) && this.running(h, 'kube-apiserver'),

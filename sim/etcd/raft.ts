@@ -72,6 +72,10 @@ interface Member {
   heardAt: number;
   timeoutMs: number;
   timer: TimerHandle | undefined;
+  /** timerAt is when timer fires; it checks the deadline again then (heartbeats move it). */
+  timerAt: number;
+  /** beatOrigin is when a leader's heartbeats started: they fall every heartbeatMs after it. */
+  beatOrigin: number;
   votes: Set<string>;
   /** leader state: each peer's highest matched index and whether it answered since the last check. */
   match: Map<string, number>;
@@ -136,6 +140,8 @@ export class EtcdCluster {
         heardAt: sim.now(),
         timeoutMs: 0,
         timer: undefined,
+        timerAt: Infinity,
+        beatOrigin: 0,
         votes: new Set(),
         match: new Map(),
         active: new Set(),
@@ -151,7 +157,7 @@ export class EtcdCluster {
 
   /** start starts every member as a follower of term 1 with no leader: the first election follows. */
   start(): void {
-    for (const m of this.members.values()) this.resetElectionTimer(m);
+    for (const m of this.members.values()) this.reset(m);
   }
 
   /**
@@ -171,7 +177,8 @@ export class EtcdCluster {
     const l = this.members.get(name)!;
     for (const n of this.names) if (n !== name) l.match.set(n, 1);
     this.becomeLeaderTimers(l);
-    for (const m of this.members.values()) if (m.role !== 'leader') this.resetElectionTimer(m);
+    for (const m of this.members.values()) if (m.role !== 'leader') this.reset(m);
+    this.maybeQuiesce(l);
   }
 
   member(name: string): Member {
@@ -183,11 +190,11 @@ export class EtcdCluster {
   setMemberUp(name: string, up: boolean): void {
     const m = this.member(name);
     if (m.up === up) return;
+    this.wake();
     m.up = up;
     if (!up) {
       // The process stops: its term, vote and log are on disk; nothing else survives.
-      m.timer?.cancel();
-      m.timer = undefined;
+      this.disarm(m);
       if (m.role === 'leader') this.stopLeaderTimers(m);
       m.role = 'follower';
       m.lead = undefined;
@@ -198,15 +205,16 @@ export class EtcdCluster {
     // A restarted member is a follower that has heard no leader yet.
     m.role = 'follower';
     m.lead = undefined;
-    m.heardAt = -Infinity;
     m.applied = Math.min(m.applied, m.commit);
-    this.resetElectionTimer(m);
+    this.reset(m);
+    m.heardAt = -Infinity;
     this.trace(m.name, m.name, { msg: 'StateChange', term: m.term, state: 'follower' });
     this.changed();
   }
 
   /** setConnected says which members' messages reach each other; call again when it changes. */
   setConnected(fn: (a: string, b: string) => boolean): void {
+    this.wake();
     this.connected = fn;
     this.changed();
   }
@@ -305,27 +313,127 @@ export class EtcdCluster {
     return now < first ? 0 : 1 + Math.floor((now - first) / beat);
   }
 
-  private resetElectionTimer(m: Member): void {
-    m.timer?.cancel();
+  /** reset is raft.go reset: a new randomised election timeout, and electionElapsed back to 0. */
+  private reset(m: Member): void {
     // resetRandomizedElectionTimeout: electiontimeout + rand.Intn(electiontimeout) ticks.
     const ticks = this.electionMs / this.heartbeatMs;
     m.timeoutMs = (ticks + m.rng.intn(ticks)) * this.heartbeatMs;
+    this.touch(m);
+  }
+
+  /** touch sets electionElapsed to 0 (a message from the leader, a vote granted). */
+  private touch(m: Member): void {
+    m.heardAt = this.sim.now();
+    this.arm(m);
+  }
+
+  /** deadline is the member's tick on which its election timeout passes. */
+  private deadline(m: Member): number {
+    const beat = this.heartbeatMs;
+    const t = m.heardAt === -Infinity ? this.sim.now() : m.heardAt;
+    const firstTick = (((m.phase - t) % beat) + beat) % beat || beat;
+    return t + firstTick + m.timeoutMs - beat;
+  }
+
+  // arm keeps one timer per member: a heartbeat only moves heardAt, and the timer, when it
+  // fires, looks at the deadline again (one event per timeout, not one per heartbeat).
+  private arm(m: Member): void {
+    if (m.role === 'leader' || !m.up) return;
+    // A follower of a quiet leader has no timer (see quiescence below).
+    const q = this.quiet;
+    if (q && m.lead === q.name && m.term === q.term) return;
+    const at = this.deadline(m);
+    if (m.timer && m.timerAt <= at) return;
+    m.timer?.cancel();
+    m.timerAt = at;
+    m.timer = this.sim.at(at, `etcd@${m.name}: election timeout`, () => this.fire(m), 0);
+  }
+
+  private fire(m: Member): void {
+    m.timer = undefined;
+    m.timerAt = Infinity;
+    if (this.deadline(m) > this.sim.now()) return this.arm(m);
+    // tickElection: electionElapsed back to 0, then MsgHup (a pre-vote first).
+    m.heardAt = this.sim.now();
+    this.campaign(m, true);
+  }
+
+  private disarm(m: Member): void {
+    m.timer?.cancel();
+    m.timer = undefined;
+    m.timerAt = Infinity;
+  }
+
+  // ---- quiescence ----
+  //
+  // Simplification (of the engine's work, not of what happens): at trace levels that do not
+  // record Raft messages, a settled cluster (a leader that every up member reaches and follows
+  // in its term, every log matched) stops its heartbeat and election timers; the first change
+  // (a member stopped or started, a partition) brings them back as they would have been, from
+  // the leader's heartbeat grid: each follower heard the last heartbeat sent before now, the
+  // leader heard every follower since its last quorum check. Nothing else changes while the
+  // cluster is settled, so a run takes the same course at every trace level.
+  private quiet: Member | undefined;
+
+  private maybeQuiesce(l: Member): void {
+    if (this.quiet || this.sim.records('raft') || l.role !== 'leader' || !l.up) return;
+    // CheckQuorum would step a leader down without a quorum of up members.
+    let up = 0;
+    for (const m of this.members.values()) if (m.up) up++;
+    if (up < this.quorum) return;
+    for (const m of this.members.values()) {
+      if (m === l || !m.up) continue;
+      if (!this.reaches(l, m) || m.term !== l.term || m.lead !== l.name || m.role !== 'follower')
+        return;
+      if (lastIndex(m) !== lastIndex(l) || m.commit !== l.commit) return;
+    }
+    this.quiet = l;
+    l.heartbeat?.cancel();
+    l.heartbeat = undefined;
+    l.quorumCheck?.cancel();
+    l.quorumCheck = undefined;
+    for (const m of this.members.values()) if (m !== l) this.disarm(m);
+  }
+
+  /** wake brings a quiet cluster's timers back, as the heartbeats would have left them. */
+  private wake(): void {
+    const l = this.quiet;
+    if (!l) return;
+    this.quiet = undefined;
     const now = this.sim.now();
     const beat = this.heartbeatMs;
-    const firstTick = (((m.phase - now) % beat) + beat) % beat || beat;
-    m.timer = this.sim.after(
-      firstTick + m.timeoutMs - beat,
-      `etcd@${m.name}: election timeout`,
-      () => {
-        m.timer = undefined;
-        this.campaign(m, true);
-      },
-    );
+    const lat = this.peerLatencyMs;
+    // Beats fall at beatOrigin + k * beat (k >= 1); the next is at or after now.
+    const k = Math.max(1, Math.ceil((now - l.beatOrigin) / beat));
+    const next = l.beatOrigin + k * beat;
+    const last = next - beat;
+    for (const m of this.members.values()) {
+      if (m === l || !m.up || !this.reaches(l, m)) {
+        if (m !== l) this.arm(m);
+        continue;
+      }
+      // The last heartbeat arrived at last + lat, unless it is still on its way.
+      if (last + lat <= now) m.heardAt = last + lat;
+      else {
+        m.heardAt = last - beat + lat;
+        this.send(l, m, { msg: 'MsgHeartbeat', term: l.term, commit: l.commit }, last + lat - now);
+      }
+      l.active.add(m.name);
+      this.arm(m);
+    }
+    this.leaderTimers(l, next);
   }
 
   private becomeLeaderTimers(l: Member): void {
     this.stopLeaderTimers(l);
     l.active.clear();
+    l.beatOrigin = this.sim.now();
+    this.leaderTimers(l, l.beatOrigin + this.heartbeatMs);
+  }
+
+  // leaderTimers runs the leader's heartbeats from firstBeat on, every heartbeatMs, and its
+  // quorum check every election timeout from its start (both on the grid from beatOrigin).
+  private leaderTimers(l: Member, firstBeat: number): void {
     const beat = () => {
       l.heartbeat = this.sim.after(this.heartbeatMs, `etcd@${l.name}: heartbeat`, beat, 0);
       for (const m of this.members.values())
@@ -336,7 +444,7 @@ export class EtcdCluster {
             commit: Math.min(l.match.get(m.name) ?? 0, l.commit),
           });
     };
-    l.heartbeat = this.sim.after(this.heartbeatMs, `etcd@${l.name}: heartbeat`, beat, 0);
+    l.heartbeat = this.sim.at(firstBeat, `etcd@${l.name}: heartbeat`, beat, 0);
     // CheckQuorum: every election timeout the leader counts who answered since the last check.
     const check = () => {
       if (l.active.size + 1 < this.quorum) {
@@ -345,8 +453,12 @@ export class EtcdCluster {
       }
       l.active.clear();
       l.quorumCheck = this.sim.after(this.electionMs, `etcd@${l.name}: check quorum`, check, 0);
+      this.maybeQuiesce(l);
     };
-    l.quorumCheck = this.sim.after(this.electionMs, `etcd@${l.name}: check quorum`, check, 0);
+    const e = this.electionMs;
+    const nextCheck =
+      l.beatOrigin + Math.max(1, Math.ceil((this.sim.now() - l.beatOrigin) / e)) * e;
+    l.quorumCheck = this.sim.at(nextCheck, `etcd@${l.name}: check quorum`, check, 0);
   }
 
   private stopLeaderTimers(l: Member): void {
@@ -372,7 +484,9 @@ export class EtcdCluster {
       this.trace(m.name, m.name, { msg: 'StateChange', term: m.term, state: 'candidate' });
     }
     this.changed();
-    this.resetElectionTimer(m);
+    // becomeCandidate resets (a new timeout); becomePreCandidate does not.
+    if (!pre) this.reset(m);
+    else this.arm(m);
     if (m.votes.size >= this.quorum) return this.won(m, pre);
     for (const p of this.members.values())
       if (p !== m)
@@ -388,8 +502,7 @@ export class EtcdCluster {
     if (pre) return this.campaign(m, false);
     m.role = 'leader';
     m.lead = m.name;
-    m.timer?.cancel();
-    m.timer = undefined;
+    this.disarm(m);
     m.match.clear();
     for (const n of this.names) if (n !== m.name) m.match.set(n, 0);
     this.trace(m.name, m.name, { msg: 'StateChange', term: m.term, state: 'leader' });
@@ -413,20 +526,25 @@ export class EtcdCluster {
     m.votes.clear();
     if (was !== 'follower' || lead === undefined)
       this.trace(m.name, m.name, { msg: 'StateChange', term: m.term, state: 'follower' });
-    this.resetElectionTimer(m);
+    this.reset(m);
     this.changed();
   }
 
   // ---- messages ----
 
-  private send(from: Member, to: Member, body: Omit<Message, 'from' | 'to'>): void {
+  private send(
+    from: Member,
+    to: Member,
+    body: Omit<Message, 'from' | 'to'>,
+    delay = this.peerLatencyMs,
+  ): void {
     if (!from.up) return;
     const msg: Message = { ...body, from: from.name, to: to.name };
     this.trace(from.name, to.name, body);
     // A message is lost when either end is down or they are cut off, now or on arrival.
     if (!this.reaches(from, to)) return;
     this.sim.after(
-      this.peerLatencyMs,
+      delay,
       `etcd@${to.name}: ${body.msg}`,
       () => {
         if (this.reaches(from, to)) this.step(to, msg);
@@ -484,8 +602,7 @@ export class EtcdCluster {
           this.send(m, from, { msg: resp, term: msg.term });
           if (msg.msg === 'MsgVote') {
             m.votedFor = msg.from;
-            m.heardAt = this.sim.now();
-            this.resetElectionTimer(m);
+            this.touch(m);
           }
         } else this.send(m, from, { msg: resp, term: m.term, reject: true });
         return;
@@ -502,8 +619,7 @@ export class EtcdCluster {
       case 'MsgApp': {
         if (m.role !== 'follower' || m.lead !== msg.from)
           this.becomeFollower(m, msg.term, msg.from);
-        m.heardAt = this.sim.now();
-        this.resetElectionTimer(m);
+        this.touch(m);
         if (msg.msg === 'MsgApp') {
           // Catch up with the leader's log in one append (or a snapshot when it is compacted).
           this.replicate(from, m);
@@ -539,10 +655,13 @@ export class EtcdCluster {
         m.log = l.log.slice();
       } else {
         // Keep the member's entries up to its first conflict with the leader's, then the leader's.
-        let i = Math.max(m.firstIndex, l.firstIndex);
+        // Entries up to what l has matched with m are the same: start after them.
+        let i = Math.max(m.firstIndex, l.firstIndex, (l.match.get(m.name) ?? 0) + 1);
         const end = Math.min(lastIndex(m), last);
         while (i <= end && termAt(m, i) === termAt(l, i)) i++;
-        m.log = m.log.slice(0, i - m.firstIndex).concat(l.log.slice(i - l.firstIndex));
+        // Cut m's log at the first conflict and append the leader's entries from there.
+        m.log.length = Math.min(m.log.length, i - m.firstIndex);
+        for (let k = i; k <= last; k++) m.log.push(l.log[k - l.firstIndex]);
       }
     }
     l.match.set(m.name, last);
@@ -552,10 +671,16 @@ export class EtcdCluster {
 
   /** advanceCommit commits the highest index of the leader's term a majority holds (raft.go maybeCommit). */
   private advanceCommit(l: Member): void {
-    const matched = [lastIndex(l)];
-    for (const n of this.names) if (n !== l.name) matched.push(l.match.get(n) ?? 0);
-    matched.sort((a, b) => b - a);
-    const n = matched[this.quorum - 1];
+    // The quorum-th highest match (the leader's own log counts): usually every member holds the
+    // last entry, so count those first and sort only when fewer do.
+    const last = lastIndex(l);
+    let atLast = 1;
+    for (const v of l.match.values()) if (v >= last) atLast++;
+    let n = last;
+    if (atLast < this.quorum) {
+      const matched = [last, ...l.match.values()].sort((a, b) => b - a);
+      n = matched[this.quorum - 1];
+    }
     if (n > l.commit && termAt(l, n) === l.term) {
       l.commit = l.applied = n;
       for (const m of this.members.values())
