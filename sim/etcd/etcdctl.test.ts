@@ -22,8 +22,9 @@ describe('etcdctl', () => {
       expect(l).toMatch(
         /^[0-9a-f]{1,16}, started, control-plane-\d, https:\/\/10\.0\.0\.1\d:2380, https:\/\/10\.0\.0\.1\d:2379, false$/,
       );
+    // Sorted as numbers (the IDs are uint64s printed without leading zeros).
     const ids = lines.map((l) => l.split(',')[0]);
-    expect([...ids].sort()).toEqual(ids);
+    expect([...ids].sort((a, b) => (BigInt(`0x${a}`) < BigInt(`0x${b}`) ? -1 : 1))).toEqual(ids);
     expect(ids.every((id) => !id.startsWith('0'))).toBe(true);
   });
 

@@ -58,9 +58,8 @@ export function etcdctl(host: EtcdctlHost, args: string[]): CommandResult {
   const [cmd, sub, ...rest] = words;
   const local = host.member;
   // The cluster's members come sorted by ID (membership.RaftCluster.Members).
-  const byID = [...host.members].sort((a, b) =>
-    host.raft.status(a).id < host.raft.status(b).id ? -1 : 1,
-  );
+  const id16 = (m: string) => host.raft.status(m).id.padStart(16, '0');
+  const byID = [...host.members].sort((a, b) => (id16(a) < id16(b) ? -1 : 1));
   const endpoint = (m: string) => `https://${host.ipOf(m)}:2379`;
   // A linearizable request through the local member; the local member answers status itself.
   const linearizable = (m = local): boolean => host.raft.serve(m) === 'ok';
