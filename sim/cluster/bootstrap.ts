@@ -362,9 +362,8 @@ export function kubernetesEndpointSlice(...apiserverIPs: string[]): EndpointSlic
       },
     }),
     addressType: 'IPv4',
-    // Each kube-apiserver's lease endpoint reconciler lists its own address (sorted by IP).
-    // Simplification: the list is written at birth and not updated when an apiserver stops
-    // (upstream an instance whose master lease, TTL 15 s, lapses drops out).
+    // Each kube-apiserver's lease endpoint reconciler lists its own address (sorted by IP); with
+    // several, each keeps the list current (cluster/control-plane.ts).
     endpoints: apiserverIPs.map((ip) => ({ addresses: [ip], conditions: { ready: true } })),
     ports: [{ name: 'https', port: 6443, protocol: 'TCP' }],
   };

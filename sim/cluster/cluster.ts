@@ -433,6 +433,7 @@ export class Cluster {
     else this.scheduler.start();
 
     plan.forEach((p, i) => this.addNode(p, i, plan.length, image));
+    this.ha?.startEndpointReconcilers();
     if (!image) this.bootstrapPods(plan);
 
     if (opts.imageOnly) return;

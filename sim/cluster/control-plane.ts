@@ -24,6 +24,7 @@
 // stops leading and campaigns again (upstream the process exits and the kubelet restarts its
 // static Pod, which then campaigns).
 
+import type { EndpointSlice } from '../api/types.ts';
 import type { Client } from '../client/client.ts';
 import type { EtcdStore } from '../etcd/store.ts';
 import type { KubeAPIServer } from '../apiserver/apiserver.ts';
@@ -174,6 +175,65 @@ export class HAControlPlane {
     }
   }
 
+  /**
+   * startEndpointReconcilers starts each kube-apiserver's lease endpoint reconciler
+   * (pkg/controlplane/reconcilers/lease.go, --endpoint-reconciler-type=lease): every 10 s
+   * (DefaultEndpointReconcilerInterval) an instance that can reach etcd writes its master lease,
+   * /registry/masterleases/<its IP> with a 15 s TTL (DefaultEndpointReconcilerTTL), and sets the
+   * `kubernetes` EndpointSlice to the IPs whose leases are alive, sorted; a stopped instance's
+   * address drops out when its lease expires. Each instance starts its loop when it starts.
+   * Simplification: only the EndpointSlice is written (upstream the Endpoints object too, which
+   * this simulator does not serve).
+   */
+  startEndpointReconcilers(): void {
+    // wait.Until runs the loop at once, then every interval: the instances start together here.
+    for (const m of this.members) {
+      const tick = () => {
+        this.sim.after(10_000, `kube-apiserver@${m}: reconcile endpoints`, tick, 0);
+        this.reconcileEndpoints(m);
+      };
+      tick();
+    }
+  }
+
+  private reconcileEndpoints(m: string): void {
+    const h = this.host(m);
+    if (h.partitioned || this.apiserverFault.has(m) || !this.running(h, 'kube-apiserver')) return;
+    if (this.raft.serve(m) !== 'ok') return;
+    const key = `/registry/masterleases/${h.ip}`;
+    const lease = this.store.grant(15);
+    const cur = this.store.get(key);
+    const value = {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: h.ip },
+      subsets: [{ addresses: [{ ip: h.ip }] }],
+    };
+    if (cur) this.store.update(key, cur.modRevision, () => value, lease);
+    else this.store.create(key, () => value, lease);
+    const live = this.store
+      .range('/registry/masterleases/')
+      .map((kv) => kv.key.slice('/registry/masterleases/'.length))
+      .sort(compareIPs);
+    const user = `kube-apiserver@${m}`;
+    try {
+      const slice = this.apiserver.get<EndpointSlice>(
+        user,
+        'endpointslices',
+        'default',
+        'kubernetes',
+      );
+      const now = slice.endpoints?.map((e) => e.addresses[0]) ?? [];
+      if (now.join() === live.join()) return;
+      this.apiserver.update<EndpointSlice>(user, 'endpointslices', {
+        ...slice,
+        endpoints: live.map((ip) => ({ addresses: [ip], conditions: { ready: true } })),
+      });
+    } catch {
+      // A failed write is retried at the next tick, as upstream's loop does.
+    }
+  }
+
   /** leaderOf is the node whose instance of a leader-elected component leads. */
   leaderOf(lease: string): string | undefined {
     return this.elected.find((e) => e.lease === lease)?.leader;
@@ -277,4 +337,11 @@ export function uuidFor(name: string): string {
   x[16] = '89ab'[parseInt(x[16], 16) & 3];
   const s = x.join('');
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
+
+function compareIPs(a: string, b: string): number {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  for (let i = 0; i < 4; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return 0;
 }

@@ -150,4 +150,27 @@ describe('cluster.controlPlane.count: 3', () => {
       expect(JSON.stringify(graded.outputs)).toBe(JSON.stringify(full.outputs));
     }
   });
+
+  it('drops a stopped apiserver from the kubernetes EndpointSlice when its master lease lapses', () => {
+    const r = run(
+      `  - at: 10s\n    fault: apiserver-down\n    node: control-plane-2\n  - at: 50s\n    fault: apiserver-up\n    node: control-plane-2\n`,
+      '80s',
+    );
+    const changes = r.cluster.sim.trace.filter(
+      (e) =>
+        e.kind === 'request' &&
+        e.verb === 'update' &&
+        e.resource === 'endpointslices' &&
+        e.name === 'kubernetes',
+    );
+    // Its lease (15 s TTL) was renewed at most 10 s before the stop: it goes 15-25 s after, and
+    // the address comes back at the instance's first reconcile after it starts (within 10 s).
+    expect(changes.map((e) => e.from.startsWith('kube-apiserver@'))).toEqual([true, true]);
+    expect(changes[0].t).toBeGreaterThan(10 + 5);
+    expect(changes[0].t).toBeLessThanOrEqual(10 + 25);
+    expect(changes[1].t).toBeGreaterThan(50);
+    expect(changes[1].t).toBeLessThanOrEqual(60);
+    const out = r.cluster.kubectl('get endpointslice kubernetes');
+    expect(out.stdout).toContain(' 10.0.0.10,10.0.0.11,10.0.0.12 ');
+  });
 });
