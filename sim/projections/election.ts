@@ -5,9 +5,11 @@
 // STYLE.md §4: a pure function of the run; the figure is drawn by src/lib/figures/election-svg.ts.
 //
 // Raft entries are recorded only at trace level 'full' (the figures' level). A cluster is born
-// settled (EtcdCluster.bootstrapLeader records no StateChange), so a member's role before its
-// first StateChange is read from its first message: the member that sends heartbeats or appends
-// leads, the others follow, in the term the message carries. A stopped member records nothing
+// settled (EtcdCluster.bootstrapLeader records no StateChange, and a settled cluster's heartbeats
+// are quiet), so a member's role before its first StateChange is read from its first message: the
+// member that sends appends or heartbeats leads, the others follow, in the term the message
+// carries. Every committed write is an append (EtcdCluster.propose traces it), and the Leases are
+// renewed every 2 s, so the born leader speaks within the run's first seconds. A stopped member records nothing
 // (setMemberUp(false)), so it is drawn down from the fault that stopped it to its next StateChange
 // (a restarted member starts as a follower and says so).
 
