@@ -270,7 +270,17 @@ export class EtcdCluster {
         if (m.term < l.term || m.role !== 'follower' || m.lead !== l.name)
           this.becomeFollower(m, l.term, l.name);
         m.heardAt = this.sim.now();
+        // Traced for the figures (the commit sequence): the append and its answer, at this
+        // instant, as the messages a real leader sends (prev index and term, its commit).
+        this.trace(l.name, m.name, {
+          msg: 'MsgApp',
+          term: l.term,
+          index: index - 1,
+          logTerm: termAt(l, index - 1),
+          commit: l.commit,
+        });
         this.replicate(l, m);
+        this.trace(m.name, l.name, { msg: 'MsgAppResp', term: m.term, index: lastIndex(m) });
       }
     this.advanceCommit(l);
     this.compact(l);

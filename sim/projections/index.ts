@@ -3,6 +3,17 @@
 
 export { sequenceDiagram, waitLabel } from './sequence.ts';
 export { packetPathDiagram } from './packet-path.ts';
+export { electionTimeline, ELECTION_LEASES } from './election.ts';
+export { commitSequence } from './commit.ts';
+export type { CommitOptions, CommitSequence } from './commit.ts';
+export type {
+  ElectionLane,
+  ElectionOptions,
+  ElectionSegment,
+  ElectionState,
+  ElectionTimeline,
+  Handover,
+} from './election.ts';
 export { ruleChains } from './rule-chain.ts';
 export { topology } from './topology.ts';
 export type {
