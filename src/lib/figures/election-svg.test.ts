@@ -58,7 +58,7 @@ describe('election timeline SVG', () => {
 
 describe('commit sequence SVG', () => {
   it('golden: a write with one member stopped, in English; with all three, in Japanese', () => {
-    const opts = { numbers: true, times: false, legend: 'packets' } as const;
+    const opts = { numbers: true, times: false, legend: 'messages' } as const;
     golden(
       'ha-quorum.commit.svg',
       sequenceSvg(commitSequence(ha, { from: 170 }), { id: 'g', ...opts }),

@@ -38,7 +38,7 @@ export interface SequenceSvgOptions {
   description?: string;
   descLang?: string;
   /** legend names the solid and the dashed arrows (default: requests and watch events). */
-  legend?: 'api' | 'packets';
+  legend?: 'api' | 'packets' | 'messages';
 }
 
 const FONT = 12;
@@ -252,8 +252,14 @@ function draw(
     .join('');
 
   // Legend.
-  const solidLabel = opts.legend === 'packets' ? s.legendPacket : s.legendRequest;
-  const dashedLabel = opts.legend === 'packets' ? s.legendReply : s.legendWatch;
+  const solidLabel =
+    opts.legend === 'packets'
+      ? s.legendPacket
+      : opts.legend === 'messages'
+        ? s.legendMessage
+        : s.legendRequest;
+  const dashedLabel =
+    opts.legend === 'packets' || opts.legend === 'messages' ? s.legendReply : s.legendWatch;
   const ly = bottom + 22;
   const lx = MARGIN + gutter;
   const legend =
