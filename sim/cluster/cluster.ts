@@ -434,6 +434,7 @@ export class Cluster {
 
     plan.forEach((p, i) => this.addNode(p, i, plan.length, image));
     this.ha?.startEndpointReconcilers();
+    this.ha?.startIdentityLeases();
     if (!image) this.bootstrapPods(plan);
 
     if (opts.imageOnly) return;

@@ -24,7 +24,10 @@
 // stops leading and campaigns again (upstream the process exits and the kubelet restarts its
 // static Pod, which then campaigns).
 
-import type { EndpointSlice } from '../api/types.ts';
+import type { EndpointSlice, Lease } from '../api/types.ts';
+import { isNotFound } from '../apiserver/errors.ts';
+import { formatMicroTime } from '../engine/clock.ts';
+import { base32Encode, sha256 } from '../proxy/sha256.ts';
 import type { Client } from '../client/client.ts';
 import type { EtcdStore } from '../etcd/store.ts';
 import type { KubeAPIServer } from '../apiserver/apiserver.ts';
@@ -196,6 +199,75 @@ export class HAControlPlane {
     }
   }
 
+  /**
+   * startIdentityLeases starts each kube-apiserver's identity Lease controller
+   * (pkg/controlplane/apiserver/server.go, the APIServerIdentity feature, on since v1.26): a Lease
+   * in kube-system named apiserver-<hash> (the first 16 bytes of the SHA-256 of the length-
+   * prefixed hostname and "kube-apiserver", in lower-case base32 without padding), labelled
+   * apiserver.kubernetes.io/identity=kube-apiserver and kubernetes.io/hostname, held by
+   * <name>_<uuid> for 3600 s (IdentityLeaseDurationSeconds) and renewed every 10 s
+   * (IdentityLeaseRenewIntervalPeriod) by the lease controller of component-helpers, jittered 4 %.
+   * Simplification: only with several control-plane nodes (with one, kube-system has no identity
+   * Lease, as before this model of the HA control plane); the garbage collector of leases idle
+   * for an hour is not modelled.
+   */
+  startIdentityLeases(): void {
+    for (const m of this.members) {
+      const name = apiserverIdentity(m);
+      const holder = `${name}_${uuidFor(`kube-apiserver/${m}`)}`;
+      const rng = this.sim.rng.fork(`kube-apiserver/${m}/identity-lease`);
+      const tick = () => {
+        this.sim.after(
+          Math.round(10_000 * (1 + 0.04 * rng.float())),
+          `kube-apiserver@${m}: renew identity lease`,
+          tick,
+          0,
+        );
+        this.renewIdentity(m, name, holder);
+      };
+      tick();
+    }
+  }
+
+  private renewIdentity(m: string, name: string, holder: string): void {
+    const h = this.host(m);
+    if (h.partitioned || this.apiserverFault.has(m) || !this.running(h, 'kube-apiserver')) return;
+    if (this.raft.serve(m) !== 'ok') return;
+    const user = `kube-apiserver@${m}`;
+    const spec = {
+      holderIdentity: holder,
+      leaseDurationSeconds: 3600,
+      renewTime: formatMicroTime(this.sim.now()),
+    };
+    try {
+      let cur: Lease | undefined;
+      try {
+        cur = this.apiserver.get<Lease>(user, 'leases', 'kube-system', name);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
+      if (!cur) {
+        this.apiserver.create<Lease>(user, 'leases', {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: {
+            name,
+            namespace: 'kube-system',
+            labels: {
+              'apiserver.kubernetes.io/identity': 'kube-apiserver',
+              'kubernetes.io/hostname': m,
+            },
+          },
+          spec,
+        } as unknown as Lease);
+        return;
+      }
+      this.apiserver.update<Lease>(user, 'leases', { ...cur, spec: { ...cur.spec, ...spec } });
+    } catch {
+      // The controller tries again at its next tick.
+    }
+  }
+
   private reconcileEndpoints(m: string): void {
     const h = this.host(m);
     if (h.partitioned || this.apiserverFault.has(m) || !this.running(h, 'kube-apiserver')) return;
@@ -322,21 +394,11 @@ export class HAControlPlane {
  * Simplification: upstream draws it at random (k8s.io/apimachinery/pkg/util/uuid).
  */
 export function uuidFor(name: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  const hex: string[] = [];
-  for (let round = 0; hex.join('').length < 32; round++) {
-    for (let i = 0; i < name.length; i++) {
-      h1 = Math.imul(h1 ^ name.charCodeAt(i), 16777619) >>> 0;
-      h2 = Math.imul(h2 ^ (name.charCodeAt(i) + round), 2246822519) >>> 0;
-    }
-    hex.push(h1.toString(16).padStart(8, '0'), h2.toString(16).padStart(8, '0'));
-  }
-  const x = hex.join('').slice(0, 32).split('');
-  x[12] = '4';
-  x[16] = '89ab'[parseInt(x[16], 16) & 3];
-  const s = x.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  const b = sha256(name).slice(0, 16);
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 function compareIPs(a: string, b: string): number {
@@ -344,4 +406,24 @@ function compareIPs(a: string, b: string): number {
   const y = b.split('.').map(Number);
   for (let i = 0; i < 4; i++) if (x[i] !== y[i]) return x[i] - y[i];
   return 0;
+}
+
+/**
+ * apiserverIdentity is a kube-apiserver's identity Lease name for its hostname
+ * (k8s.io/apiserver pkg/server/config.go NewConfig): "apiserver-" and the lower-case, unpadded
+ * base32 of the first 16 bytes of SHA-256 over the uint16-length-prefixed hostname and
+ * "kube-apiserver".
+ */
+export function apiserverIdentity(hostname: string): string {
+  const enc = new TextEncoder();
+  const parts = [enc.encode(hostname), enc.encode('kube-apiserver')];
+  const data = new Uint8Array(parts.reduce((n, p) => n + 2 + p.length, 0));
+  let i = 0;
+  for (const p of parts) {
+    data[i++] = p.length >> 8;
+    data[i++] = p.length & 0xff;
+    data.set(p, i);
+    i += p.length;
+  }
+  return `apiserver-${base32Encode(sha256(data).slice(0, 16)).replace(/=+$/, '').toLowerCase()}`;
 }

@@ -173,4 +173,30 @@ describe('cluster.controlPlane.count: 3', () => {
     const out = r.cluster.kubectl('get endpointslice kubernetes');
     expect(out.stdout).toContain(' 10.0.0.10,10.0.0.11,10.0.0.12 ');
   });
+
+  it('keeps an identity Lease per kube-apiserver, renewed every 10 s', () => {
+    const r = run(`  - at: 1s\n    kubectl: get nodes\n`, '40s');
+    const ids = r.cluster.apiserver
+      .peekAll<Lease>('leases')
+      .filter((l) => l.metadata.labels?.['apiserver.kubernetes.io/identity'] === 'kube-apiserver');
+    expect(ids.map((l) => l.metadata.labels?.['kubernetes.io/hostname']).sort()).toEqual([
+      'control-plane-1',
+      'control-plane-2',
+      'control-plane-3',
+    ]);
+    for (const l of ids) {
+      expect(l.metadata.namespace).toBe('kube-system');
+      expect(l.metadata.name).toMatch(/^apiserver-[a-z2-7]{26}$/);
+      expect(l.spec?.holderIdentity).toMatch(new RegExp(`^${l.metadata.name}_[0-9a-f-]{36}$`));
+      expect(l.spec?.leaseDurationSeconds).toBe(3600);
+    }
+    const renewals = r.cluster.sim.trace.filter(
+      (e) => e.kind === 'request' && e.verb === 'update' && e.name === ids[0].metadata.name,
+    );
+    expect(renewals.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < renewals.length; i++) {
+      expect(renewals[i].t - renewals[i - 1].t).toBeGreaterThanOrEqual(10);
+      expect(renewals[i].t - renewals[i - 1].t).toBeLessThanOrEqual(10.4);
+    }
+  });
 });

@@ -63,7 +63,7 @@ describe('etcdctl', () => {
     const r = cluster();
     const out = r.cluster.exec(
       'control-plane-1',
-      'etcdctl get /registry/leases/kube-system --prefix --keys-only',
+      'etcdctl get /registry/leases/kube-system/kube- --prefix --keys-only',
     );
     expect(out.stdout).toBe(
       '/registry/leases/kube-system/kube-controller-manager\n\n/registry/leases/kube-system/kube-scheduler\n\n',

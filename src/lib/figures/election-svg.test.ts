@@ -42,7 +42,7 @@ describe('election timeline SVG', () => {
     expect(svg.match(/<g class="kal-fig__segment"/g)!.length).toBe(n);
     // Each handover after a fault is labelled with its delay.
     expect(svg).toContain('>+1.273 s<');
-    expect(svg).toContain('>+15.982 s<');
+    expect(svg).toContain('>+15.526 s<');
   });
 
   it('labels a segment by role and term, or by holder', () => {
