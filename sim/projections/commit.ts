@@ -12,8 +12,8 @@
 // proposal to the leader).
 
 import type { RaftEntry, RequestEntry, StoreEntry, TraceEntry } from '../engine/trace.ts';
-import type { Participant, SequenceDiagram, SequenceStep } from './sequence.ts';
-import { mermaidText, type RunLike } from './util.ts';
+import { stepsDiagram, type SequenceDiagram, type SequenceStep } from './sequence.ts';
+import type { RunLike } from './util.ts';
 
 /** CommitOptions choose the write: the first one a client made in the window that etcd committed. */
 export interface CommitOptions {
@@ -139,7 +139,7 @@ export function commitSequence(run: RunLike, opts: CommitOptions = {}): CommitSe
   }
   const apps = raft.filter((e) => e.msg === 'MsgApp');
   const resps = raft.filter((e) => e.msg === 'MsgAppResp');
-  const leader = apps[0]?.from ?? (raft.length ? undefined : undefined);
+  const leader = apps[0]?.from;
   const index = apps[0] ? apps[0].index! + 1 : undefined;
   const term = apps[0]?.term;
   const acks = resps.map((e) => e.from);
@@ -199,39 +199,14 @@ export function commitSequence(run: RunLike, opts: CommitOptions = {}): CommitSe
     add(api, client, 'reply', t.answer(request), request, true);
   }
   const order = [client, api, ...(leader ? [leader] : ['etcd']), ...members];
-  const participants: Participant[] = [];
-  for (const label of order) {
-    if (participants.some((p) => p.label === label)) continue;
-    if (!steps.some((s) => s.from === label || s.to === label || s.over?.includes(label))) continue;
-    participants.push({ id: `p${participants.length}`, label });
-  }
-  let n = 0;
-  const numbered: SequenceStep[] = steps.map((s) => ({ ...s, n: s.kind === 'note' ? 0 : ++n }));
-  const idOf = new Map(participants.map((p) => [p.label, p.id]));
-  const lines = [
-    'sequenceDiagram',
-    'autonumber',
-    ...participants.map((p) => `  participant ${p.id} as ${mermaidText(p.label)}`),
-    ...numbered.map((s) =>
-      s.kind === 'note'
-        ? `  Note over ${(s.over ?? [s.from]).map((o) => idOf.get(o)).join(',')}: ${mermaidText(s.text)}`
-        : `  ${idOf.get(s.from)}${s.dotted ? '-->>' : '->>'}${idOf.get(s.to)}: ${mermaidText(s.text)}`,
-    ),
-  ];
   const leaderNode = leader?.split('@')[1] ?? '';
+  const description = !request
+    ? ''
+    : leader && index !== undefined
+      ? `${t.description(client, leaderNode, acks.length + 1, members.length, index)} ${t.simplification}`
+      : t.noRaft(client);
   return {
-    title: request ? t.title(request) : '',
-    description: !request
-      ? ''
-      : leader && index !== undefined
-        ? `${t.description(client, leaderNode, acks.length + 1, members.length, index)} ${t.simplification}`
-        : t.noRaft(client),
-    participants,
-    steps: numbered,
-    notes: numbered.filter((s) => s.kind === 'note'),
-    targets: [],
-    hiddenParticipants: [],
-    mermaid: lines.join('\n'),
+    ...stepsDiagram(order, steps, request ? t.title(request) : '', description),
     ...(index !== undefined ? { index } : {}),
     ...(term !== undefined ? { term } : {}),
     ...(leader ? { leader } : {}),

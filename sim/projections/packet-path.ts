@@ -6,8 +6,8 @@
 // SequenceDiagram, drawn by the same renderer as the other sequence figures.
 
 import type { DnsEntry, PacketEntry, TraceEntry } from '../engine/trace.ts';
-import type { Participant, SequenceDiagram, SequenceStep } from './sequence.ts';
-import { mermaidText, type RunLike } from './util.ts';
+import { stepsDiagram, type SequenceDiagram, type SequenceStep } from './sequence.ts';
+import type { RunLike } from './util.ts';
 
 /** PacketPathOptions choose the client and the window (virtual seconds). */
 export interface PacketPathOptions {
@@ -209,39 +209,7 @@ export function packetPathDiagram(run: RunLike, opts: PacketPathOptions): Sequen
     ids.cni,
     ...new Set(steps.flatMap((s) => [s.from, s.to])),
   ];
-  const seen = new Set<string>();
-  const participants: Participant[] = [];
-  for (const label of order) {
-    if (!label || seen.has(label) || !steps.some((s) => s.from === label || s.to === label))
-      continue;
-    seen.add(label);
-    participants.push({ id: `p${participants.length}`, label });
-  }
-  let n = 0;
-  const numbered: SequenceStep[] = steps.map((s) => ({ ...s, n: s.kind === 'note' ? 0 : ++n }));
   const questions = entries.filter((e) => e.kind === 'dns').length;
   const connections = entries.length - questions;
-  const title = t.title(pod);
-  const description = t.description(pod, questions, connections);
-  const idOf = new Map(participants.map((p) => [p.label, p.id]));
-  const lines = [
-    'sequenceDiagram',
-    'autonumber',
-    ...participants.map((p) => `  participant ${p.id} as ${mermaidText(p.label)}`),
-    ...numbered.map((s) =>
-      s.kind === 'note'
-        ? `  Note over ${idOf.get(s.from)}: ${mermaidText(s.text)}`
-        : `  ${idOf.get(s.from)}${s.dotted ? '-->>' : '->>'}${idOf.get(s.to)}: ${mermaidText(s.text)}`,
-    ),
-  ];
-  return {
-    title,
-    description,
-    participants,
-    steps: numbered,
-    notes: numbered.filter((s) => s.kind === 'note'),
-    targets: [],
-    hiddenParticipants: [],
-    mermaid: lines.join('\n'),
-  };
+  return stepsDiagram(order, steps, t.title(pod), t.description(pod, questions, connections));
 }

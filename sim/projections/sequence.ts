@@ -120,6 +120,50 @@ interface Draft {
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 
+/**
+ * stepsDiagram numbers hand-built steps (notes are not numbered) and draws them over the
+ * participants in order, keeping only those a step uses: the packet path's and a Raft write's
+ * diagrams (packet-path.ts, commit.ts).
+ */
+export function stepsDiagram(
+  order: readonly (string | undefined)[],
+  steps: readonly Omit<SequenceStep, 'n'>[],
+  title: string,
+  description: string,
+): SequenceDiagram {
+  const participants: Participant[] = [];
+  const seen = new Set<string>();
+  for (const label of order) {
+    if (!label || seen.has(label)) continue;
+    if (!steps.some((s) => s.from === label || s.to === label || s.over?.includes(label))) continue;
+    seen.add(label);
+    participants.push({ id: `p${participants.length}`, label });
+  }
+  let n = 0;
+  const numbered: SequenceStep[] = steps.map((s) => ({ ...s, n: s.kind === 'note' ? 0 : ++n }));
+  const idOf = new Map(participants.map((p) => [p.label, p.id]));
+  const lines = [
+    'sequenceDiagram',
+    'autonumber',
+    ...participants.map((p) => `  participant ${p.id} as ${mermaidText(p.label)}`),
+    ...numbered.map((s) =>
+      s.kind === 'note'
+        ? `  Note over ${(s.over ?? [s.from]).map((o) => idOf.get(o)).join(',')}: ${mermaidText(s.text)}`
+        : `  ${idOf.get(s.from)}${s.dotted ? '-->>' : '->>'}${idOf.get(s.to)}: ${mermaidText(s.text)}`,
+    ),
+  ];
+  return {
+    title,
+    description,
+    participants,
+    steps: numbered,
+    notes: numbered.filter((s) => s.kind === 'note'),
+    targets: [],
+    hiddenParticipants: [],
+    mermaid: lines.join('\n'),
+  };
+}
+
 /** sequenceDiagram projects a run's trace onto a sequence diagram. */
 export function sequenceDiagram(run: RunLike, opts: SequenceOptions = {}): SequenceDiagram {
   const trace = run.trace;
